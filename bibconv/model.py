@@ -1,0 +1,403 @@
+"""The canonical record: every reader produces it, every writer consumes it.
+
+The vocabulary is CSL-JSON's (exact variable names, see :mod:`bibconv.csl`); values
+are Unicode text, with CSL rich-text markup (``<i>``, ``<b>``, ``<sup>``, ``<sub>``,
+``<span class="nocase">``) where the source had formatting, and TeX math kept
+verbatim between ``$`` signs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, NoReturn, TypeVar
+
+__all__ = [
+    "Arxiv",
+    "Date",
+    "FrozenDict",
+    "Name",
+    "Record",
+    "SourceSpan",
+]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class FrozenDict(dict[K, V]):
+    """A read-only ``dict``: hashable when its values are, picklable, JSON-serialisable.
+
+    >>> d = FrozenDict({"a": 1})
+    >>> d["a"]
+    1
+    >>> d["b"] = 2
+    Traceback (most recent call last):
+    TypeError: FrozenDict is read-only
+    """
+
+    __slots__ = ()
+
+    def _readonly(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError("FrozenDict is read-only")
+
+    __setitem__ = __delitem__ = _readonly
+    clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment]
+    __ior__ = _readonly  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items(), key=lambda kv: str(kv[0]))))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({dict.__repr__(self)})"
+
+
+def _frozen(mapping: Mapping[K, V] | Iterable[tuple[K, V]] | None) -> FrozenDict[K, V]:
+    if isinstance(mapping, FrozenDict):
+        return mapping
+    return FrozenDict(mapping or {})
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpan:
+    """Where a record or an error came from: file, line, column, or item index (JSON)."""
+
+    filename: str | None = None
+    line: int | None = None
+    column: int | None = None
+    index: int | None = None
+
+    def __str__(self) -> str:
+        parts = [self.filename or "<input>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        elif self.index is not None:
+            parts.append(f"item {self.index}")
+        return ":".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """A person or an organisation, split as CSL splits names.
+
+    ``literal`` holds a name that must not be split (an organisation) and excludes
+    the other parts. ``affiliation`` is kept for formats that can carry it.
+
+    >>> Name(family="Waals", given="Johannes Diderik", non_dropping_particle="van der").display()
+    'Johannes Diderik van der Waals'
+    """
+
+    family: str | None = None
+    given: str | None = None
+    non_dropping_particle: str | None = None
+    dropping_particle: str | None = None
+    suffix: str | None = None
+    literal: str | None = None
+    affiliation: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.literal is not None and any(
+            (self.family, self.given, self.non_dropping_particle, self.dropping_particle, self.suffix)
+        ):
+            raise ValueError("a literal name has no other parts")
+
+    @property
+    def is_literal(self) -> bool:
+        return self.literal is not None
+
+    def family_full(self) -> str:
+        """Family name with its non-dropping particle (``van der Waals``)."""
+        if self.literal is not None:
+            return self.literal
+        return " ".join(p for p in (self.non_dropping_particle, self.family) if p)
+
+    def display(self) -> str:
+        """The name in reading order: ``Given dropping non-dropping Family, Suffix``."""
+        if self.literal is not None:
+            return self.literal
+        text = " ".join(
+            p for p in (self.given, self.dropping_particle, self.non_dropping_particle, self.family) if p
+        )
+        return f"{text}, {self.suffix}" if self.suffix else text
+
+    def to_csl(self) -> dict[str, str]:
+        """The CSL-JSON name object (hyphenated keys, empty parts left out)."""
+        if self.literal is not None:
+            return {"literal": self.literal}
+        out: dict[str, str] = {}
+        for key, value in (
+            ("family", self.family),
+            ("given", self.given),
+            ("non-dropping-particle", self.non_dropping_particle),
+            ("dropping-particle", self.dropping_particle),
+            ("suffix", self.suffix),
+        ):
+            if value:
+                out[key] = value
+        return out
+
+    @classmethod
+    def from_csl(cls, data: Mapping[str, Any]) -> Name:
+        """Build a name from a CSL-JSON name object (unknown keys are ignored)."""
+
+        def text(key: str) -> str | None:
+            value = data.get(key)
+            return None if value is None or value == "" else str(value)
+
+        if text("literal") is not None:
+            return cls(literal=text("literal"))
+        return cls(
+            family=text("family"),
+            given=text("given"),
+            non_dropping_particle=text("non-dropping-particle"),
+            dropping_particle=text("dropping-particle"),
+            suffix=text("suffix"),
+        )
+
+
+_SEASONS = {"spring": 1, "summer": 2, "autumn": 3, "fall": 3, "winter": 4}
+_EDTF = re.compile(r"^(-?\d{1,4})(?:-(\d{2})(?:-(\d{2}))?)?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Date:
+    """A date as CSL date parts: one date ``((2003, 7),)`` or a range ``((2003,), (2005,))``.
+
+    Text that cannot be parsed is kept verbatim in ``literal`` and never guessed.
+
+    >>> Date.from_edtf("2026-04-20").parts
+    ((2026, 4, 20),)
+    >>> Date.from_edtf("2003/2005").to_edtf()
+    '2003/2005'
+    """
+
+    parts: tuple[tuple[int, ...], ...] = ()
+    season: str | None = None
+    circa: bool = False
+    literal: str | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.parts) > 2 or any(not 1 <= len(p) <= 3 for p in self.parts):
+            raise ValueError(f"bad date parts {self.parts!r}")
+
+    @property
+    def year(self) -> int | None:
+        return self.parts[0][0] if self.parts else None
+
+    @property
+    def month(self) -> int | None:
+        return self.parts[0][1] if self.parts and len(self.parts[0]) > 1 else None
+
+    @property
+    def day(self) -> int | None:
+        return self.parts[0][2] if self.parts and len(self.parts[0]) > 2 else None
+
+    @staticmethod
+    def _part_to_edtf(part: tuple[int, ...]) -> str:
+        year, *rest = part
+        text = f"-{abs(year):04d}" if year < 0 else f"{year:04d}"
+        return text + "".join(f"-{n:02d}" for n in rest)
+
+    def to_edtf(self) -> str | None:
+        """EDTF text (``2003-07``, ``2003/2005``), or ``None`` for a literal-only date."""
+        if not self.parts:
+            return None
+        text = "/".join(self._part_to_edtf(p) for p in self.parts)
+        return text + "~" if self.circa and len(self.parts) == 1 else text
+
+    @classmethod
+    def from_edtf(cls, text: str) -> Date:
+        """Parse an ISO/EDTF date or range; anything else becomes a literal date."""
+        stripped = text.strip()
+        circa = stripped.endswith("~")
+        body = stripped.rstrip("~?%")
+        # A time part (``2026-04-20T17:59:59Z``) carries no bibliographic meaning.
+        body = re.sub(r"[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$", "", body)
+        parts: list[tuple[int, ...]] = []
+        for piece in body.split("/") if body else []:
+            match = _EDTF.match(piece)
+            if not match:
+                return cls(literal=stripped)
+            numbers = tuple(int(g) for g in match.groups() if g is not None)
+            if len(numbers) > 1 and not 1 <= numbers[1] <= 12:
+                return cls(literal=stripped)
+            if len(numbers) > 2 and not 1 <= numbers[2] <= 31:
+                return cls(literal=stripped)
+            parts.append(numbers)
+        if not parts or len(parts) > 2:
+            return cls(literal=stripped) if stripped else cls()
+        return cls(parts=tuple(parts), circa=circa)
+
+    def to_csl(self) -> dict[str, Any]:
+        """The CSL-JSON date object."""
+        out: dict[str, Any] = {}
+        if self.parts:
+            out["date-parts"] = [list(p) for p in self.parts]
+        if self.season:
+            out["season"] = self.season
+        if self.circa:
+            out["circa"] = True
+        if self.literal:
+            out["literal"] = self.literal
+        return out
+
+    @classmethod
+    def from_csl(cls, data: Mapping[str, Any] | str) -> Date:
+        """Read a CSL-JSON date object (string or number parts, ``raw``, ``literal``) or an EDTF string."""
+        if isinstance(data, str):
+            return cls.from_edtf(data)
+        raw_parts = data.get("date-parts") or []
+        parts: list[tuple[int, ...]] = []
+        try:
+            for part in raw_parts:
+                numbers = tuple(int(str(n).strip()) for n in part if str(n).strip() != "")
+                if numbers:
+                    parts.append(numbers)
+        except (TypeError, ValueError):
+            parts = []
+            literal = data.get("literal") or " ".join(
+                "-".join(str(n) for n in p) for p in raw_parts if isinstance(p, list)
+            )
+            return cls(literal=str(literal) or None)
+        season = data.get("season")
+        circa = bool(data.get("circa")) and str(data.get("circa")).lower() not in ("0", "false")
+        literal = data.get("literal")
+        if not parts and data.get("raw"):
+            parsed = cls.from_edtf(str(data["raw"]))
+            return replace(parsed, season=str(season) if season else None, circa=circa or parsed.circa)
+        try:
+            return cls(
+                parts=tuple(parts[:2]),
+                season=str(season) if season not in (None, "") else None,
+                circa=circa,
+                literal=str(literal) if literal else None,
+            )
+        except ValueError:
+            return cls(literal=str(literal or raw_parts))
+
+
+@dataclass(frozen=True, slots=True)
+class Arxiv:
+    """Everything arXiv says about a preprint, kept apart from the journal's data.
+
+    >>> a = Arxiv(id="2604.12345", version=2, primary_class="cs.LG")
+    >>> a.doi, a.versioned_id, a.abs_url
+    ('10.48550/arXiv.2604.12345', '2604.12345v2', 'https://arxiv.org/abs/2604.12345')
+    """
+
+    id: str
+    version: int | None = None
+    primary_class: str | None = None
+    categories: tuple[str, ...] = ()
+    submitted: Date | None = None
+    """Date of version 1 (Atom ``published``)."""
+    updated: Date | None = None
+    """Date of this version (Atom ``updated``)."""
+    comment: str | None = None
+    journal_ref: str | None = None
+
+    @property
+    def doi(self) -> str:
+        """arXiv's own DataCite DOI, ``10.48550/arXiv.<id>``."""
+        return f"10.48550/arXiv.{self.id}"
+
+    @property
+    def versioned_id(self) -> str:
+        return f"{self.id}v{self.version}" if self.version else self.id
+
+    @property
+    def abs_url(self) -> str:
+        return f"https://arxiv.org/abs/{self.id}"
+
+    @property
+    def pdf_url(self) -> str:
+        return f"https://arxiv.org/pdf/{self.versioned_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One bibliographic item in CSL-JSON's vocabulary.
+
+    * ``type`` is a CSL type, ``id`` the citation key (``None`` until one is made).
+    * ``fields`` holds text and number variables under their exact CSL names
+      (``"title"``, ``"container-title"``, ``"DOI"``, ``"page"``).
+    * ``names`` maps a CSL name variable (``"author"``) to its names in order;
+      ``dates`` maps a CSL date variable (``"issued"``) to a :class:`Date`.
+    * ``keywords`` are kept one by one; ``arxiv`` is the arXiv block, if any.
+    * ``extra`` keeps what has no canonical slot, keyed ``"<format>:<field>"``
+      (``"bibtex:howpublished"``, ``"ris:M3"``) with JSON-compatible values.
+    * ``origin`` says where the record was read from; it does not count in equality.
+
+    >>> r = Record(type="article-journal", fields={"title": "On Things"})
+    >>> r.title, r.with_fields(volume="3").fields["volume"]
+    ('On Things', '3')
+    """
+
+    type: str = "document"
+    id: str | None = None
+    fields: Mapping[str, str] = field(default_factory=FrozenDict)
+    names: Mapping[str, tuple[Name, ...]] = field(default_factory=FrozenDict)
+    dates: Mapping[str, Date] = field(default_factory=FrozenDict)
+    keywords: tuple[str, ...] = ()
+    arxiv: Arxiv | None = None
+    extra: Mapping[str, Any] = field(default_factory=FrozenDict)
+    origin: SourceSpan | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fields", _frozen(self.fields))
+        object.__setattr__(
+            self, "names", _frozen({k: tuple(v) for k, v in self.names.items()})
+        )
+        object.__setattr__(self, "dates", _frozen(self.dates))
+        object.__setattr__(self, "extra", _frozen(self.extra))
+        object.__setattr__(self, "keywords", tuple(self.keywords))
+
+    @property
+    def title(self) -> str | None:
+        return self.fields.get("title")
+
+    @property
+    def authors(self) -> tuple[Name, ...]:
+        return self.names.get("author", ())
+
+    @property
+    def issued(self) -> Date | None:
+        return self.dates.get("issued")
+
+    def with_fields(self, **values: str | None) -> Record:
+        """A copy with text fields set (``None`` removes one); use ``**{"container-title": …}``."""
+        merged = dict(self.fields)
+        for key, value in values.items():
+            if value is None:
+                merged.pop(key, None)
+            else:
+                merged[key] = value
+        return replace(self, fields=merged)
+
+    def replace(self, **changes: Any) -> Record:
+        """A copy with the given attributes changed."""
+        return replace(self, **changes)
+
+    def to_csl(self) -> dict[str, Any]:
+        """This record as a CSL-JSON item (see :mod:`bibconv.formats.csljson`)."""
+        from bibconv.formats.csljson import record_to_csl
+
+        return record_to_csl(self)
+
+    @classmethod
+    def from_csl(cls, item: Mapping[str, Any]) -> Record:
+        """Build a record from a CSL-JSON item dict."""
+        from bibconv.formats.csljson import record_from_csl
+
+        return record_from_csl(item)
+
+
+def record_attributes() -> Iterator[str]:
+    """Names of the record's attributes that count in equality."""
+    return (f.name for f in fields(Record) if f.compare)

@@ -1,0 +1,277 @@
+"""Formats by name: readers, writers, extensions, sniffers, and detection.
+
+A format module defines a reader class, a writer class, or both, and decorates them
+with :func:`register`. Built-in formats are imported only when first used, so that
+``bibconv --version`` and small conversions stay fast. Other packages add formats
+through the ``bibconv.formats`` entry-point group: each entry point names a module
+(or an object) whose import registers its classes.
+
+>>> from bibconv.registry import detect_format
+>>> detect_format(head='@article{knuth84, title={Literate Programming}}')
+'bibtex'
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any, ClassVar, Protocol, TextIO, TypeVar, runtime_checkable
+
+from bibconv.errors import Diagnostic, FormatError, ReadError
+from bibconv.model import Record, SourceSpan
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "FormatInfo",
+    "ReadContext",
+    "Reader",
+    "WriteContext",
+    "Writer",
+    "detect_format",
+    "formats",
+    "get_reader",
+    "get_writer",
+    "register",
+]
+
+ENTRY_POINT_GROUP = "bibconv.formats"
+
+# name -> module that registers it; imported on first use.
+_BUILTIN_MODULES: dict[str, str] = {
+    "csljson": "bibconv.formats.csljson",
+    "bibtex": "bibconv.formats.bibtex",
+    "biblatex": "bibconv.formats.bibtex",
+    "ris": "bibconv.formats.ris",
+    "atom": "bibconv.formats.atom",
+    "html": "bibconv.formats.html_listing",
+    "text": "bibconv.formats.text_listing",
+    "arxiv-jsonl": "bibconv.formats.arxiv_jsonl",
+}
+
+
+@dataclass
+class ReadContext:
+    """What a reader needs besides its input: the file name, the error policy, options.
+
+    In strict mode :meth:`fail` raises; otherwise it records the error as a
+    diagnostic and the reader goes on with the next record.
+    """
+
+    filename: str | None = None
+    strict: bool = True
+    options: dict[str, Any] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    skipped: int = 0
+
+    def span(
+        self, line: int | None = None, column: int | None = None, index: int | None = None
+    ) -> SourceSpan:
+        return SourceSpan(self.filename, line, column, index)
+
+    def warn(
+        self,
+        message: str,
+        line: int | None = None,
+        record_id: str | None = None,
+        column: int | None = None,
+        index: int | None = None,
+    ) -> None:
+        """Note something odd that did not stop the record from coming through."""
+        self.diagnostics.append(
+            Diagnostic(message, self.span(line, column, index), record_id, "warning")
+        )
+
+    def fail(self, error: ReadError) -> None:
+        """Raise ``error`` in strict mode; otherwise record it and count a skipped record."""
+        if self.strict:
+            raise error
+        self.skipped += 1
+        self.diagnostics.append(Diagnostic(error.message, error.span, error.record_id, "error"))
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return self.options.get(name, default)
+
+
+@dataclass
+class WriteContext:
+    """Options for a writer, and where it reports what the target cannot hold."""
+
+    options: dict[str, Any] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def warn(self, message: str, record_id: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(message, None, record_id, "warning"))
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return self.options.get(name, default)
+
+
+@runtime_checkable
+class Reader(Protocol):
+    """Reads one format into records, streaming."""
+
+    name: ClassVar[str]
+    extensions: ClassVar[tuple[str, ...]]
+    description: ClassVar[str]
+
+    @staticmethod
+    def sniff(head: str) -> float:
+        """How sure (0 to 1) that a text starting with ``head`` is in this format."""
+        ...
+
+    def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
+        """Yield the records of ``stream``; report bad ones through ``ctx.fail``."""
+        ...
+
+
+@runtime_checkable
+class Writer(Protocol):
+    """Writes records in one format, as they come."""
+
+    name: ClassVar[str]
+    extensions: ClassVar[tuple[str, ...]]
+    description: ClassVar[str]
+
+    def write(self, records: Iterable[Record], stream: TextIO, ctx: WriteContext) -> None:
+        """Write ``records`` to ``stream`` (opened with ``newline=""``)."""
+        ...
+
+
+@dataclass
+class FormatInfo:
+    """What the registry knows about one format name."""
+
+    name: str
+    extensions: tuple[str, ...] = ()
+    description: str = ""
+    reader: type[Reader] | None = None
+    writer: type[Writer] | None = None
+
+
+_REGISTRY: dict[str, FormatInfo] = {}
+_loaded_builtins = False
+_loaded_entry_points = False
+
+T = TypeVar("T", bound=type)
+
+
+def register(cls: T) -> T:
+    """Class decorator: add a reader or writer class (it has ``read`` or ``write``)."""
+    info = _REGISTRY.setdefault(cls.name, FormatInfo(cls.name))
+    info.extensions = tuple(dict.fromkeys(info.extensions + tuple(cls.extensions)))
+    info.description = info.description or getattr(cls, "description", "")
+    if hasattr(cls, "read"):
+        info.reader = cls
+    if hasattr(cls, "write"):
+        info.writer = cls
+    return cls
+
+
+def _load_builtin(name: str) -> None:
+    module = _BUILTIN_MODULES.get(name)
+    if module and (name not in _REGISTRY):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+
+
+def _load_all() -> None:
+    global _loaded_builtins, _loaded_entry_points
+    if not _loaded_builtins:
+        for name in _BUILTIN_MODULES:
+            _load_builtin(name)
+        _loaded_builtins = True
+    if not _loaded_entry_points:
+        _loaded_entry_points = True
+        from importlib.metadata import entry_points
+
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            ep.load()
+
+
+def _info(name: str) -> FormatInfo:
+    _load_builtin(name)
+    if name not in _REGISTRY:
+        _load_all()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise FormatError(
+            f"unknown format {name!r}; known formats: {', '.join(sorted(formats()))}"
+        ) from None
+
+
+def formats() -> dict[str, FormatInfo]:
+    """Every registered format by name (built-ins and entry points)."""
+    _load_all()
+    return dict(sorted(_REGISTRY.items()))
+
+
+def get_reader(name: str) -> Reader:
+    """A reader instance for ``name``; :class:`FormatError` if it cannot read."""
+    info = _info(name)
+    if info.reader is None:
+        raise FormatError(f"format {name!r} can be written but not read")
+    return info.reader()
+
+
+def get_writer(name: str) -> Writer:
+    """A writer instance for ``name``; :class:`FormatError` if it cannot write."""
+    info = _info(name)
+    if info.writer is None:
+        readers_only = ", ".join(n for n, i in formats().items() if i.writer is not None)
+        raise FormatError(f"format {name!r} can be read but not written (writers: {readers_only})")
+    return info.writer()
+
+
+def format_for_extension(filename: str, *, writing: bool = False) -> str | None:
+    """The format whose extensions match ``filename``, if exactly one does."""
+    lower = os.fspath(filename).lower()
+    matches = [
+        info.name
+        for info in formats().values()
+        if (info.writer if writing else info.reader) is not None
+        and any(lower.endswith(ext) for ext in info.extensions)
+    ]
+    # Prefer the longest matching extension (".csl.json" over ".json").
+    if not matches:
+        return None
+    best = max(
+        len(ext) for n in matches for ext in _REGISTRY[n].extensions if lower.endswith(ext)
+    )
+    top = [n for n in matches if any(lower.endswith(e) and len(e) == best for e in _REGISTRY[n].extensions)]
+    return top[0] if len(top) == 1 else None
+
+
+def detect_format(filename: str | None = None, head: str | None = None) -> str:
+    """Detect a readable format: extension first, then sniffing the head of the input.
+
+    Raises :class:`FormatError` listing the candidates when unsure.
+    """
+    if filename:
+        by_extension = format_for_extension(filename)
+        if by_extension:
+            return by_extension
+    where = f" of {filename}" if filename else ""
+    if head is None:
+        raise FormatError(f"cannot tell the format{where}; pass --from FORMAT")
+    scores = sorted(
+        ((info.reader.sniff(head), name) for name, info in formats().items() if info.reader),
+        reverse=True,
+    )
+    scores = [(s, n) for s, n in scores if s > 0]
+    if not scores:
+        readable = ", ".join(n for n, i in formats().items() if i.reader)
+        raise FormatError(
+            f"cannot tell the format{where}: it looks like none of {readable}; pass --from FORMAT"
+        )
+    if len(scores) > 1 and scores[0][0] - scores[1][0] < 0.2:
+        candidates = ", ".join(n for s, n in scores if scores[0][0] - s < 0.2)
+        raise FormatError(
+            f"cannot tell the format{where}: it could be {candidates}; pass --from FORMAT"
+        )
+    return scores[0][1]
