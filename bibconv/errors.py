@@ -44,9 +44,7 @@ class FormatError(BibconvError):
 class ReadError(BibconvError):
     """Input that cannot be read; ``str()`` gives ``file:line:col: message (entry key)``."""
 
-    def __init__(
-        self, message: str, span: SourceSpan | None = None, record_id: str | None = None
-    ) -> None:
+    def __init__(self, message: str, span: SourceSpan | None = None, record_id: str | None = None) -> None:
         self.message = message
         self.span = span or SourceSpan()
         self.record_id = record_id

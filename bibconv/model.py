@@ -351,9 +351,7 @@ class Record:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fields", _frozen(self.fields))
-        object.__setattr__(
-            self, "names", _frozen({k: tuple(v) for k, v in self.names.items()})
-        )
+        object.__setattr__(self, "names", _frozen({k: tuple(v) for k, v in self.names.items()}))
         object.__setattr__(self, "dates", _frozen(self.dates))
         object.__setattr__(self, "extra", _frozen(self.extra))
         object.__setattr__(self, "keywords", tuple(self.keywords))

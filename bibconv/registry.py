@@ -79,9 +79,7 @@ class ReadContext:
         index: int | None = None,
     ) -> None:
         """Note something odd that did not stop the record from coming through."""
-        self.diagnostics.append(
-            Diagnostic(message, self.span(line, column, index), record_id, "warning")
-        )
+        self.diagnostics.append(Diagnostic(message, self.span(line, column, index), record_id, "warning"))
 
     def fail(self, error: ReadError) -> None:
         """Raise ``error`` in strict mode; otherwise record it and count a skipped record."""
@@ -200,9 +198,7 @@ def _info(name: str) -> FormatInfo:
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise FormatError(
-            f"unknown format {name!r}; known formats: {', '.join(sorted(formats()))}"
-        ) from None
+        raise FormatError(f"unknown format {name!r}; known formats: {', '.join(sorted(formats()))}") from None
 
 
 def formats() -> dict[str, FormatInfo]:
@@ -240,9 +236,7 @@ def format_for_extension(filename: str, *, writing: bool = False) -> str | None:
     # Prefer the longest matching extension (".csl.json" over ".json").
     if not matches:
         return None
-    best = max(
-        len(ext) for n in matches for ext in _REGISTRY[n].extensions if lower.endswith(ext)
-    )
+    best = max(len(ext) for n in matches for ext in _REGISTRY[n].extensions if lower.endswith(ext))
     top = [n for n in matches if any(lower.endswith(e) and len(e) == best for e in _REGISTRY[n].extensions)]
     return top[0] if len(top) == 1 else None
 
@@ -271,7 +265,5 @@ def detect_format(filename: str | None = None, head: str | None = None) -> str:
         )
     if len(scores) > 1 and scores[0][0] - scores[1][0] < 0.2:
         candidates = ", ".join(n for s, n in scores if scores[0][0] - s < 0.2)
-        raise FormatError(
-            f"cannot tell the format{where}: it could be {candidates}; pass --from FORMAT"
-        )
+        raise FormatError(f"cannot tell the format{where}: it could be {candidates}; pass --from FORMAT")
     return scores[0][1]

@@ -144,7 +144,7 @@ def iter_lines(text: IO[str]) -> Iterator[tuple[int, str]]:
         pending += chunk
         # A chunk ending in CR may be the first half of a CRLF: decide with the next one.
         held_cr = pending.endswith("\r")
-        lines = pending[:-1 if held_cr else None].replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        lines = pending[: -1 if held_cr else None].replace("\r\n", "\n").replace("\r", "\n").split("\n")
         pending = lines.pop() + ("\r" if held_cr else "")
         for line in lines:
             number += 1
