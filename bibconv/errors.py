@@ -5,7 +5,7 @@ Every error bibconv raises on purpose is a :class:`BibconvError`::
     BibconvError
     ├── FormatError        unknown, ambiguous or unsupported format
     ├── ReadError          bad input; carries span (file, line, column, item) and record_id
-    │   ├── SyntaxError_   the text is not valid in its format (BibTeX braces, JSON, XML…)
+    │   ├── ParseError     the text is not valid in its format (BibTeX braces, JSON, XML…)
     │   ├── LimitError     the input exceeds a configured limit (file, field, name list size)
     │   └── RemoteError    a remote service answered with an error (arXiv's error feed)
     ├── WriteError         a record cannot be written; carries record_id and field
@@ -26,9 +26,9 @@ __all__ = [
     "FormatError",
     "LimitError",
     "OutputError",
+    "ParseError",
     "ReadError",
     "RemoteError",
-    "SyntaxError_",
     "WriteError",
 ]
 
@@ -51,7 +51,7 @@ class ReadError(BibconvError):
         super().__init__(render(message, self.span, record_id))
 
 
-class SyntaxError_(ReadError):  # noqa: N801 - the builtin name is taken
+class ParseError(ReadError):
     """The text breaks the rules of its format."""
 
 

@@ -7,7 +7,7 @@ import io
 from collections.abc import Iterator
 from typing import IO
 
-from bibconv.errors import SyntaxError_
+from bibconv.errors import ParseError
 from bibconv.registry import ReadContext
 
 __all__ = ["decode_head", "iter_lines", "open_text", "sniff_encoding"]
@@ -57,7 +57,7 @@ class _LineCountingDecoder(io.TextIOBase):
             good = exc.object[: exc.start].decode(self._encoding, errors="replace")
             line = self._line + good.count("\n")
             column = len(good) - good.rfind("\n") if "\n" in good else self._column + len(good) + 1
-            raise SyntaxError_(
+            raise ParseError(
                 f"invalid {self._encoding} byte {exc.object[exc.start]:#04x}"
                 " (save the file as UTF-8, or convert it with iconv)",
                 self._ctx.span(line, column),
