@@ -10,7 +10,7 @@ from typing import IO
 from bibconv.errors import ParseError
 from bibconv.registry import ReadContext
 
-__all__ = ["decode_head", "iter_lines", "open_text", "sniff_encoding"]
+__all__ = ["chain_head", "decode_head", "iter_lines", "open_text", "sniff_encoding"]
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -110,8 +110,14 @@ def open_text(stream: IO[bytes], ctx: ReadContext, default: str = "utf-8") -> IO
     """
     peek = stream.read(4)
     encoding = sniff_encoding(peek, default)
-    rest = io.BufferedReader(_Prefixed(peek, stream)) if peek else stream  # type: ignore[arg-type]
-    return _LineCountingDecoder(rest, encoding, ctx)  # type: ignore[return-value]
+    return _LineCountingDecoder(chain_head(peek, stream), encoding, ctx)  # type: ignore[return-value]
+
+
+def chain_head(head: bytes, stream: IO[bytes]) -> IO[bytes]:
+    """A binary stream that yields ``head`` and then the rest of ``stream`` (after a peek)."""
+    if not head:
+        return stream
+    return io.BufferedReader(_Prefixed(head, stream))
 
 
 class _Prefixed(io.RawIOBase):

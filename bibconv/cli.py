@@ -1,0 +1,267 @@
+"""The ``bibconv`` command line.
+
+Library errors become messages here and only here: the user sees
+``file:line: message``, never a traceback. Exit status: 0 success, 1 bad input
+(also when ``--skip-invalid`` skipped records), 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+import click
+
+from bibconv import __version__
+from bibconv.errors import BibconvError, Diagnostic, FormatError, OutputError, ReadError
+
+__all__ = ["main"]
+
+EXIT_INPUT = 1
+EXIT_USAGE = 2
+
+
+class _Run:
+    """Diagnostics of one command run, printed to stderr as they are settled."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.diagnostics: list[Diagnostic] = []
+        self.failed = False
+
+    def report(self) -> None:
+        for diag in self.diagnostics:
+            if diag.severity == "error":
+                self.failed = True
+            if diag.severity == "error" or not self.quiet:
+                click.echo(str(diag), err=True)
+        self.diagnostics.clear()
+
+
+def _format_names(readable: bool) -> list[str]:
+    from bibconv.registry import formats
+
+    return [n for n, i in formats().items() if (i.reader if readable else i.writer) is not None]
+
+
+def _check_format(name: str | None, readable: bool) -> str | None:
+    if name is None:
+        return None
+    names = _format_names(readable)
+    if name not in names:
+        kind = "read" if readable else "write"
+        raise click.BadParameter(
+            f"{name!r} is not a format bibconv can {kind}; choose from {', '.join(names)}"
+        )
+    return name
+
+
+@contextmanager
+def _stdout_text() -> Iterator[TextIO]:
+    stream = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="", write_through=False)
+    try:
+        yield stream
+        stream.flush()
+    finally:
+        stream.detach()
+
+
+@contextmanager
+def _output(path: str | None, spool: bool) -> Iterator[TextIO]:
+    """The output stream: an atomic file, or stdout (spooled when a failure must leave no output)."""
+    from bibconv.output import atomic_output
+
+    if path and path != "-":
+        with atomic_output(path) as stream:
+            yield stream
+        return
+    if not spool:
+        with _stdout_text() as stream:
+            yield stream
+        return
+    with tempfile.SpooledTemporaryFile(max_size=32 << 20, mode="w+", encoding="utf-8", newline="") as tmp:
+        yield tmp  # type: ignore[misc]
+        tmp.seek(0)
+        with _stdout_text() as stream:
+            shutil.copyfileobj(tmp, stream)  # type: ignore[misc]
+
+
+def _records(
+    inputs: Iterable[str], from_: str | None, strict: bool, run: _Run, options: dict[str, Any]
+) -> Iterator[Any]:
+    from bibconv.api import iter_records
+
+    for source in inputs:
+        yield from iter_records(source, from_, strict=strict, diagnostics=run.diagnostics, **options)
+        run.report()
+
+
+def _guard(body: Callable[[], None]) -> None:
+    """Run a command body, turning library errors into messages and exit codes."""
+    try:
+        body()
+    except FormatError as exc:
+        click.echo(f"bibconv: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    except OutputError as exc:
+        click.echo(f"bibconv: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    except ReadError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(EXIT_INPUT)
+    except BibconvError as exc:
+        click.echo(f"bibconv: {exc}", err=True)
+        sys.exit(EXIT_INPUT)
+    except BrokenPipeError:
+        # The reader of our stdout went away (``| head``): end quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(0)
+    except KeyboardInterrupt:
+        click.echo("bibconv: interrupted", err=True)
+        sys.exit(130)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="bibconv")
+def main() -> None:
+    """Convert bibliographic records between BibTeX, BibLaTeX, CSL-JSON and RIS, and read
+    arXiv Atom feeds and paper-listing pages.
+
+    \b
+    Examples:
+      bibconv convert refs.bib -t csljson -o refs.json
+      bibconv convert listing.html -t bibtex
+      cat feed.xml | bibconv convert --from atom -t ris
+      bibconv formats
+    """
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, metavar="[INPUT]...")
+@click.option("-f", "--from", "from_", metavar="FORMAT", help="Input format (default: detected).")
+@click.option("-t", "--to", "to", metavar="FORMAT", help="Output format (default: from the -o extension).")
+@click.option("-o", "--output", metavar="PATH", help="Output file (default: standard output).")
+@click.option("--skip-invalid", is_flag=True, help="Skip bad records, report them, and go on.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
+@click.option("--ascii", "ascii_", is_flag=True, help="BibTeX: write pure ASCII with TeX accents.")
+@click.option("--key-format", metavar="PATTERN", help="Citation keys for records without one.")
+@click.option(
+    "--arxiv-date",
+    type=click.Choice(["v1", "version"]),
+    default="v1",
+    show_default=True,
+    help="arXiv: date a preprint by its first version or by the version read.",
+)
+def convert(
+    inputs: tuple[str, ...],
+    from_: str | None,
+    to: str | None,
+    output: str | None,
+    skip_invalid: bool,
+    quiet: bool,
+    ascii_: bool,
+    key_format: str | None,
+    arxiv_date: str,
+) -> None:
+    """Convert INPUT files (or standard input) to another format.
+
+    Several inputs are read in order into one output. Without --skip-invalid the
+    first bad record stops the conversion with status 1 and no output is written.
+
+    \b
+    Examples:
+      bibconv convert refs.bib -t csljson -o refs.json
+      bibconv convert a.ris b.bib -t bibtex --ascii > all.bib
+      bibconv convert fixtures/text/seed-listing.txt -t ris
+    """
+    from bibconv.output import same_file
+    from bibconv.registry import format_for_extension, get_writer
+
+    run = _Run(quiet)
+
+    def body() -> None:
+        target = _check_format(to, readable=False)
+        _check_format(from_, readable=True)
+        if target is None and output and output != "-":
+            target = format_for_extension(output, writing=True)
+        if target is None:
+            raise click.UsageError("give the output format with -t/--to (see 'bibconv formats')")
+        sources = list(inputs) or ["-"]
+        if output and output != "-":
+            for source in sources:
+                if source != "-" and os.path.exists(source) and same_file(source, output):
+                    raise OutputError(f"{output}: the output would overwrite the input {source}")
+        writer = get_writer(target)
+        read_options = {"arxiv_date": arxiv_date}
+        write_options: dict[str, Any] = {"ascii": ascii_}
+        if key_format:
+            write_options["key_format"] = key_format
+        from bibconv.registry import WriteContext
+
+        ctx = WriteContext(options=write_options, diagnostics=run.diagnostics)
+        with _output(output, spool=not skip_invalid) as stream:
+            writer.write(_records(sources, from_, not skip_invalid, run, read_options), stream, ctx)
+        run.report()
+
+    _guard(body)
+    if run.failed:
+        skipped = "records were skipped" if skip_invalid else "the input has errors"
+        click.echo(f"bibconv: {skipped}", err=True)
+        sys.exit(EXIT_INPUT)
+
+
+@main.command()
+def formats() -> None:
+    """List every format with its file extensions and whether it reads, writes or both."""
+    from bibconv.registry import formats as all_formats
+
+    rows = [("FORMAT", "READ", "WRITE", "EXTENSIONS", "DESCRIPTION")]
+    for name, info in all_formats().items():
+        rows.append(
+            (
+                name,
+                "yes" if info.reader else "-",
+                "yes" if info.writer else "-",
+                " ".join(info.extensions) or "-",
+                info.description,
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[4])
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+def detect(files: tuple[str, ...]) -> None:
+    """Print the detected format of each FILE ('-' for standard input).
+
+    \b
+    Example:
+      bibconv detect refs.bib feed.xml listing.html
+    """
+    from bibconv.api import detect as detect_source
+
+    status = 0
+    for path in files:
+        try:
+            click.echo(f"{path}: {detect_source(path)}")
+        except BibconvError as exc:
+            click.echo(f"{path}: {exc}", err=True)
+            status = EXIT_INPUT
+    sys.exit(status)
+
+
+def _run_main() -> None:
+    main(prog_name="bibconv")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _run_main()

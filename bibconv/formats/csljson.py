@@ -1,0 +1,340 @@
+"""CSL-JSON, read and written completely.
+
+Reading accepts an array of items, a single item object, or one item per line
+(JSON lines); arrays are streamed item by item. Names, dates with string or number
+parts, ``raw`` and ``literal`` dates are understood. Keys the schema does not know
+(Zotero's ``license``, ``file``…) are kept in ``extra`` as ``csl:<key>`` and written
+back under ``custom``, so the output validates against the official schema and
+nothing is lost. Record data with no CSL variable travels under ``custom`` too:
+``bibconv:arxiv`` (the whole arXiv block), ``bibconv:affiliations``, and ``extra``
+entries of other formats under their own keys (``bibtex:howpublished``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
+from typing import IO, Any, ClassVar, TextIO
+
+from bibconv import csl
+from bibconv.arxiv import implied_fields, parse_arxiv_id, without_implied
+from bibconv.errors import ParseError, ReadError
+from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.registry import ReadContext, WriteContext, register
+from bibconv.textio import open_text
+
+__all__ = ["CslJsonReader", "CslJsonWriter", "record_from_csl", "record_to_csl"]
+
+_ARXIV_KEY = "bibconv:arxiv"
+_AFFILIATIONS_KEY = "bibconv:affiliations"
+_CSL_ID_KEY = "csl:id"
+_KNOWN_KEYS = (
+    csl.TEXT_VARS | csl.NUMBER_VARS | set(csl.NAME_VARS) | set(csl.DATE_VARS) | {"type", "id", "custom"}
+)
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _number_text(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise ValueError(f"expected a string or number, got {json.dumps(value)}")
+    return str(value)
+
+
+def _arxiv_from_custom(data: Mapping[str, Any]) -> Arxiv:
+    def date(key: str) -> Date | None:
+        return Date.from_csl(data[key]) if data.get(key) else None
+
+    return Arxiv(
+        id=str(data["id"]),
+        version=int(data["version"]) if data.get("version") else None,
+        primary_class=data.get("primary_class"),
+        categories=tuple(data.get("categories") or ()),
+        submitted=date("submitted"),
+        updated=date("updated"),
+        comment=data.get("comment"),
+        journal_ref=data.get("journal_ref"),
+    )
+
+
+def _arxiv_to_custom(arxiv: Arxiv) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": arxiv.id}
+    if arxiv.version:
+        out["version"] = arxiv.version
+    for key in ("primary_class", "comment", "journal_ref"):
+        if getattr(arxiv, key):
+            out[key] = getattr(arxiv, key)
+    if arxiv.categories:
+        out["categories"] = list(arxiv.categories)
+    for key in ("submitted", "updated"):
+        value: Date | None = getattr(arxiv, key)
+        if value:
+            out[key] = value.to_csl()
+    return out
+
+
+def _arxiv_from_fields(fields: Mapping[str, str]) -> Arxiv | None:
+    """An arXiv block for items that only say "arXiv" in their generic fields (Zotero's export)."""
+    number = fields.get("number", "")
+    publisher = fields.get("publisher", "").lower()
+    found = parse_arxiv_id(number, bare=False) if number else None
+    if found is None and publisher == "arxiv":
+        found = parse_arxiv_id(fields.get("URL", ""), bare=False)
+    if found is None and fields.get("DOI", "").lower().startswith("10.48550/arxiv."):
+        found = parse_arxiv_id(fields["DOI"])
+    return Arxiv(id=found[0], version=found[1]) if found else None
+
+
+def record_from_csl(
+    item: Mapping[str, Any], ctx: ReadContext | None = None, index: int | None = None
+) -> Record:
+    """Build a record from one CSL-JSON item; raises ``ValueError`` on a malformed item."""
+    if not isinstance(item, Mapping):
+        raise ValueError("an item must be a JSON object")
+    fields: dict[str, str] = {}
+    names: dict[str, tuple[Name, ...]] = {}
+    dates: dict[str, Date] = {}
+    extra: dict[str, Any] = {}
+    keywords: tuple[str, ...] = ()
+    for key, value in item.items():
+        if value is None:
+            continue
+        if key in ("id", "type", "custom"):
+            continue
+        if key in csl.NAME_VARS:
+            if not isinstance(value, list):
+                raise ValueError(f"{key!r} must be a list of name objects")
+            names[key] = tuple(
+                Name.from_csl(n) if isinstance(n, Mapping) else Name(literal=str(n)) for n in value
+            )
+        elif key in csl.DATE_VARS:
+            if not isinstance(value, (Mapping, str, int)):
+                raise ValueError(f"{key!r} must be a date object")
+            dates[key] = Date.from_csl(value if not isinstance(value, int) else str(value))
+        elif key == "keyword":
+            keywords = tuple(k.strip() for k in _text(value).split(",") if k.strip())
+        elif key in csl.NUMBER_VARS:
+            fields[key] = _number_text(value)
+        elif key in csl.TEXT_VARS:
+            fields[key] = _text(value)
+        else:
+            extra[f"csl:{key}"] = value
+    custom = item.get("custom") or {}
+    if not isinstance(custom, Mapping):
+        raise ValueError("'custom' must be an object")
+    arxiv = None
+    for key, value in custom.items():
+        if key == _ARXIV_KEY:
+            arxiv = _arxiv_from_custom(value)
+        elif key == _AFFILIATIONS_KEY:
+            for var, per_name in value.items():
+                if var in names:
+                    padded = list(per_name) + [[]] * len(names[var])
+                    names[var] = tuple(
+                        replace(n, affiliation=tuple(a)) if a else n
+                        for n, a in zip(names[var], padded, strict=False)
+                    )
+        else:
+            extra[key if ":" in key else f"csl:{key}"] = value
+    record_type = str(item.get("type") or "document")
+    if record_type not in csl.TYPES:
+        extra["csl:type"] = record_type
+        if ctx is not None:
+            ctx.warn(f"unknown CSL type {record_type!r}, read as 'document'", index=index)
+        record_type = "document"
+    arxiv = arxiv or _arxiv_from_fields(fields)
+    if arxiv is not None:
+        fields = without_implied(fields, arxiv, record_type)
+    key = fields.pop("citation-key", None)
+    raw_id = item.get("id")
+    if key is None:
+        key = None if raw_id in (None, "") else str(raw_id)
+    elif raw_id not in (None, "") and str(raw_id) != key:
+        extra[_CSL_ID_KEY] = str(raw_id)
+    span = ctx.span(index=index) if ctx else None
+    return Record(
+        type=record_type,
+        id=key,
+        fields=fields,
+        names=names,
+        dates=dates,
+        keywords=keywords,
+        arxiv=arxiv,
+        extra=extra,
+        origin=span,
+    )
+
+
+def record_to_csl(record: Record, key: str | None = None) -> dict[str, Any]:
+    """One CSL-JSON item for ``record``, valid against the official schema."""
+    item: dict[str, Any] = {
+        "id": record.extra.get(_CSL_ID_KEY) or key or record.id or "",
+        "type": record.type,
+    }
+    if record.extra.get(_CSL_ID_KEY) and (key or record.id):
+        item["citation-key"] = key or record.id
+    custom: dict[str, Any] = {}
+    fields = dict(record.fields)
+    if record.arxiv is not None:
+        implied = implied_fields(record.arxiv, record.type)
+        if "DOI" in fields:  # a journal DOI wins the DOI slot; arXiv's stays derivable
+            implied.pop("DOI")
+        for name, value in implied.items():
+            fields.setdefault(name, value)
+        custom[_ARXIV_KEY] = _arxiv_to_custom(record.arxiv)
+    for name, value in fields.items():
+        if csl.is_field(name):
+            item[name] = value
+        else:
+            custom[f"bibconv:field:{name}"] = value
+    affiliations: dict[str, list[list[str]]] = {}
+    for var, people in record.names.items():
+        item[var] = [n.to_csl() for n in people]
+        if any(n.affiliation for n in people):
+            affiliations[var] = [list(n.affiliation) for n in people]
+    if affiliations:
+        custom[_AFFILIATIONS_KEY] = affiliations
+    for var, date in record.dates.items():
+        item[var] = date.to_csl()
+    if record.keywords:
+        item["keyword"] = ", ".join(record.keywords)
+    for name, value in record.extra.items():
+        if name == _CSL_ID_KEY:
+            continue
+        custom[name[4:] if name.startswith("csl:") else name] = value
+    if custom:
+        item["custom"] = custom
+    return item
+
+
+def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, int, Any]]:
+    """``(index, line, value)`` for each item of a top-level array, object, or JSON-lines stream."""
+    decoder = json.JSONDecoder()
+    buffer = ""
+    line = 1  # line number of buffer[0]
+    eof = False
+    in_array = None  # unknown until the first significant character
+    index = 0
+    chunk_size = 1 << 16
+
+    def more() -> bool:
+        nonlocal buffer, eof, chunk_size
+        chunk = text.read(chunk_size)
+        if not chunk:
+            eof = True
+            return False
+        buffer += chunk
+        chunk_size = min(chunk_size * 2, 1 << 24)
+        return True
+
+    def skip(chars: str) -> None:
+        nonlocal buffer, line
+        while True:
+            stripped = buffer.lstrip(chars)
+            line += buffer.count("\n", 0, len(buffer) - len(stripped))
+            buffer = stripped
+            if buffer or eof or not more():
+                return
+
+    def error(message: str, offset: int = 0) -> ParseError:
+        prefix = buffer[:offset]
+        return ParseError(message, ctx.span(line + prefix.count("\n"), offset - prefix.rfind("\n")))
+
+    skip(" \t\r\n")
+    if not buffer:
+        return
+    if buffer[0] == "[":
+        in_array = True
+        buffer = buffer[1:]
+    while True:
+        skip(" \t\r\n")
+        if in_array and buffer.startswith("]"):
+            buffer = buffer[1:]
+            skip(" \t\r\n")
+            if buffer:
+                raise error("unexpected text after the end of the array")
+            return
+        if not buffer:
+            if in_array:
+                raise error("the array is not closed (missing ']'); the file may be truncated")
+            return
+        while True:
+            try:
+                value, end = decoder.raw_decode(buffer)
+                break
+            except json.JSONDecodeError as exc:
+                if not eof and more():
+                    continue
+                raise error(f"invalid JSON: {exc.msg}", exc.pos) from None
+        yield index, line, value
+        index += 1
+        line += buffer.count("\n", 0, end)
+        buffer = buffer[end:]
+        skip(" \t\r\n")
+        if in_array:
+            if buffer.startswith(","):
+                buffer = buffer[1:]
+            elif not buffer.startswith("]"):
+                raise error("expected ',' or ']' between items")
+
+
+@register
+class CslJsonReader:
+    """Reads CSL-JSON: an array of items, one item, or JSON lines."""
+
+    name: ClassVar[str] = "csljson"
+    extensions: ClassVar[tuple[str, ...]] = (".json", ".csl.json", ".csljson")
+    description: ClassVar[str] = "CSL-JSON (citeproc, pandoc, Zotero)"
+
+    @staticmethod
+    def sniff(head: str) -> float:
+        text = head.lstrip()
+        if not text.startswith(("[", "{")):
+            return 0.0
+        if '"type"' in text and ('"id"' in text or '"title"' in text):
+            return 0.9
+        return 0.3 if text.startswith("[") and (text[1:].lstrip()[:1] in ("{", "]")) else 0.1
+
+    def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
+        text = open_text(stream, ctx)
+        for index, line, value in _iter_json_values(text, ctx):
+            if isinstance(value, list):  # JSON lines holding arrays
+                items: Iterable[Any] = value
+            else:
+                items = (value,)
+            for item in items:
+                try:
+                    record = record_from_csl(item, ctx, index)
+                except (ValueError, TypeError, KeyError) as exc:
+                    key = item.get("id") if isinstance(item, Mapping) else None
+                    ctx.fail(ReadError(str(exc), ctx.span(line, index=index), str(key) if key else None))
+                    continue
+                yield record.replace(origin=ctx.span(line, index=index))
+
+
+@register
+class CslJsonWriter:
+    """Writes a CSL-JSON array, one item at a time, valid against the official schema."""
+
+    name: ClassVar[str] = "csljson"
+    extensions: ClassVar[tuple[str, ...]] = (".json", ".csl.json", ".csljson")
+    description: ClassVar[str] = "CSL-JSON (citeproc, pandoc, Zotero)"
+
+    def write(self, records: Iterable[Record], stream: TextIO, ctx: WriteContext) -> None:
+        from bibconv.keys import KeyAssigner
+
+        keys = KeyAssigner(ctx.option("key_format") or "authyeartitle", warn=ctx.warn)
+        indent = ctx.option("indent", 2)
+        first = True
+        stream.write("[")
+        for record in records:
+            item = record_to_csl(keys.assign(record))
+            body = json.dumps(item, ensure_ascii=bool(ctx.option("ascii")), indent=indent)
+            if indent:
+                body = "\n".join(" " * indent + line for line in body.split("\n"))
+            stream.write(("\n" if first else ",\n") + body)
+            first = False
+        stream.write("\n]\n" if not first else "]\n")
