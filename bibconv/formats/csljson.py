@@ -170,12 +170,10 @@ def record_from_csl(
 
 def record_to_csl(record: Record, key: str | None = None) -> dict[str, Any]:
     """One CSL-JSON item for ``record``, valid against the official schema."""
-    item: dict[str, Any] = {
-        "id": record.extra.get(_CSL_ID_KEY) or key or record.id or "",
-        "type": record.type,
-    }
-    if record.extra.get(_CSL_ID_KEY) and (key or record.id):
-        item["citation-key"] = key or record.id
+    key = key or record.id
+    item: dict[str, Any] = {"id": record.extra.get(_CSL_ID_KEY) or key or "", "type": record.type}
+    if key:
+        item["citation-key"] = key
     custom: dict[str, Any] = {}
     fields = dict(record.fields)
     if record.arxiv is not None:

@@ -1,0 +1,154 @@
+"""The canonical record: immutability, equality, CSL names and dates."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from bibconv.model import Arxiv, Date, FrozenDict, Name, Record, SourceSpan
+
+
+def test_record_is_immutable() -> None:
+    record = Record(type="book", fields={"title": "T"})
+    with pytest.raises(AttributeError):
+        record.type = "article"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        record.fields["title"] = "U"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        record.names["author"] = ()  # type: ignore[index]
+
+
+def test_origin_does_not_count_in_equality() -> None:
+    a = Record(type="book", fields={"title": "T"}, origin=SourceSpan("a.bib", 3))
+    b = Record(type="book", fields={"title": "T"}, origin=SourceSpan("b.bib", 9))
+    assert a == b
+    assert hash(a) == hash(b)
+
+
+def test_records_pickle_for_worker_processes() -> None:
+    record = Record(
+        type="article",
+        id="k",
+        fields={"title": "T"},
+        names={"author": [Name(family="Rodríguez", given="Pau", affiliation=("UPC",))]},
+        dates={"issued": Date(((2026, 4, 20),))},
+        keywords=("a", "b"),
+        arxiv=Arxiv(id="2604.12345", version=2, categories=("cs.LG",)),
+        extra={"bibtex:howpublished": "x", "ris:C5": ["1", "2"]},
+    )
+    again = pickle.loads(pickle.dumps(record))
+    assert again == record
+    assert isinstance(again.fields, FrozenDict)
+
+
+def test_with_fields_and_replace_copy() -> None:
+    record = Record(type="book", fields={"title": "T", "volume": "2"})
+    changed = record.with_fields(volume=None, **{"container-title": "C"})
+    assert dict(changed.fields) == {"title": "T", "container-title": "C"}
+    assert dict(record.fields) == {"title": "T", "volume": "2"}
+    assert record.replace(type="report").type == "report"
+
+
+@pytest.mark.parametrize(
+    ("name", "csl", "display"),
+    [
+        (
+            Name(family="Knuth", given="Donald E."),
+            {"family": "Knuth", "given": "Donald E."},
+            "Donald E. Knuth",
+        ),
+        (
+            Name(family="Waals", given="J. D.", non_dropping_particle="van der"),
+            {"family": "Waals", "given": "J. D.", "non-dropping-particle": "van der"},
+            "J. D. van der Waals",
+        ),
+        (
+            Name(family="Gogh", given="Vincent", dropping_particle="van"),
+            {"family": "Gogh", "given": "Vincent", "dropping-particle": "van"},
+            "Vincent van Gogh",
+        ),
+        (
+            Name(family="King", given="Martin Luther", suffix="Jr."),
+            {"family": "King", "given": "Martin Luther", "suffix": "Jr."},
+            "Martin Luther King, Jr.",
+        ),
+        (Name(literal="World Health Organization"), {"literal": "World Health Organization"}, None),
+        (Name(family="张"), {"family": "张"}, "张"),
+    ],
+)
+def test_name_csl_round_trip(name: Name, csl: dict[str, str], display: str | None) -> None:
+    assert name.to_csl() == csl
+    assert Name.from_csl(csl) == name
+    assert name.display() == (display or name.literal)
+
+
+def test_literal_name_excludes_other_parts() -> None:
+    with pytest.raises(ValueError, match="literal"):
+        Name(literal="WHO", family="X")
+
+
+@pytest.mark.parametrize(
+    ("text", "parts", "edtf"),
+    [
+        ("2026", ((2026,),), "2026"),
+        ("2026-04", ((2026, 4),), "2026-04"),
+        ("2026-04-20", ((2026, 4, 20),), "2026-04-20"),
+        ("2026-04-20T17:59:59Z", ((2026, 4, 20),), "2026-04-20"),
+        ("2003/2005", ((2003,), (2005,)), "2003/2005"),
+        ("2011-05-25/2012-06-26", ((2011, 5, 25), (2012, 6, 26)), "2011-05-25/2012-06-26"),
+        ("-0044-03-15", ((-44, 3, 15),), "-0044-03-15"),
+    ],
+)
+def test_date_from_edtf(text: str, parts: tuple[tuple[int, ...], ...], edtf: str) -> None:
+    date = Date.from_edtf(text)
+    assert date.parts == parts
+    assert date.to_edtf() == edtf
+
+
+@pytest.mark.parametrize("text", ["Spring 2019", "2026-13-01", "around 1900", "2019-02-30x"])
+def test_unparseable_dates_stay_literal(text: str) -> None:
+    date = Date.from_edtf(text)
+    assert date.parts == ()
+    assert date.literal == text
+
+
+def test_circa_date() -> None:
+    date = Date.from_edtf("1850~")
+    assert date.circa
+    assert date.to_edtf() == "1850~"
+
+
+@pytest.mark.parametrize(
+    ("csl", "expected"),
+    [
+        ({"date-parts": [["2023", 6, 29]]}, Date(((2023, 6, 29),))),
+        ({"date-parts": [[2003], [2005]]}, Date(((2003,), (2005,)))),
+        ({"date-parts": [["2019"]], "season": 1}, Date(((2019,),), season="1")),
+        ({"date-parts": [[1850]], "circa": True}, Date(((1850,),), circa=True)),
+        ({"literal": "Spring, 1999"}, Date(literal="Spring, 1999")),
+        ({"raw": "2011-05-25"}, Date(((2011, 5, 25),))),
+        ("2004-10-27", Date(((2004, 10, 27),))),
+    ],
+)
+def test_date_from_csl(csl: object, expected: Date) -> None:
+    assert Date.from_csl(csl) == expected  # type: ignore[arg-type]
+
+
+def test_date_to_csl() -> None:
+    assert Date(((2003,), (2005,))).to_csl() == {"date-parts": [[2003], [2005]]}
+    assert Date(literal="n.d.").to_csl() == {"literal": "n.d."}
+    assert Date(((2019,),), season="2").to_csl() == {"date-parts": [[2019]], "season": "2"}
+
+
+def test_arxiv_block() -> None:
+    old = Arxiv(id="hep-th/9901001", version=1, primary_class="hep-th")
+    assert old.doi == "10.48550/arXiv.hep-th/9901001"
+    assert old.versioned_id == "hep-th/9901001v1"
+    assert old.pdf_url == "https://arxiv.org/pdf/hep-th/9901001v1"
+
+
+def test_span_renders_like_a_compiler() -> None:
+    assert str(SourceSpan("refs.bib", 12, 3)) == "refs.bib:12:3"
+    assert str(SourceSpan("items.json", index=4)) == "items.json:item 4"
+    assert str(SourceSpan()) == "<input>"
