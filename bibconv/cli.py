@@ -8,6 +8,7 @@ Library errors become messages here and only here: the user sees
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import shutil
 import sys
@@ -102,6 +103,24 @@ def _records(
         run.report()
 
 
+def _select(
+    records: Iterable[Any], dedupe: bool, sort_by: str, limit: int | None, run: _Run
+) -> Iterable[Any]:
+    """Apply --dedupe, --sort and --limit, in that order."""
+    if dedupe or sort_by != "input":
+        from bibconv.merge import dedupe as merge_duplicates
+        from bibconv.merge import sort_records
+
+        if dedupe:
+            records = merge_duplicates(
+                records, lambda message: run.diagnostics.append(Diagnostic(message, severity="note"))
+            )
+        records = sort_records(records, sort_by)
+    if limit is not None:
+        records = itertools.islice(records, limit)
+    return records
+
+
 def _guard(body: Callable[[], None]) -> None:
     """Run a command body, turning library errors into messages and exit codes."""
     try:
@@ -153,6 +172,18 @@ def main() -> None:
 @click.option("--ascii", "ascii_", is_flag=True, help="BibTeX: write pure ASCII with TeX accents.")
 @click.option("--key-format", metavar="PATTERN", help="Citation keys for records without one.")
 @click.option(
+    "--dedupe", is_flag=True, help="Merge records of the same work (arXiv id, DOI, or title+author+year)."
+)
+@click.option(
+    "--sort",
+    "sort_by",
+    type=click.Choice(["input", "key", "year", "author"]),
+    default="input",
+    show_default=True,
+    help="Order of the output records.",
+)
+@click.option("--limit", type=click.IntRange(min=0), help="Write at most this many records.")
+@click.option(
     "--arxiv-date",
     type=click.Choice(["v1", "version"]),
     default="v1",
@@ -168,6 +199,9 @@ def convert(
     quiet: bool,
     ascii_: bool,
     key_format: str | None,
+    dedupe: bool,
+    sort_by: str,
+    limit: int | None,
     arxiv_date: str,
 ) -> None:
     """Convert INPUT files (or standard input) to another format.
@@ -180,6 +214,7 @@ def convert(
       bibconv convert refs.bib -t csljson -o refs.json
       bibconv convert a.ris b.bib -t bibtex --ascii > all.bib
       bibconv convert fixtures/text/seed-listing.txt -t ris
+      bibconv convert listing.html feed.xml --dedupe --sort year -t bibtex
     """
     from bibconv.output import same_file
     from bibconv.registry import format_for_extension, get_writer
@@ -206,8 +241,11 @@ def convert(
         from bibconv.registry import WriteContext
 
         ctx = WriteContext(options=write_options, diagnostics=run.diagnostics)
+        records = _select(
+            _records(sources, from_, not skip_invalid, run, read_options), dedupe, sort_by, limit, run
+        )
         with _output(output, spool=not skip_invalid) as stream:
-            writer.write(_records(sources, from_, not skip_invalid, run, read_options), stream, ctx)
+            writer.write(records, stream, ctx)
         run.report()
 
     _guard(body)

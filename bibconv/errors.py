@@ -94,7 +94,7 @@ class Diagnostic:
     span: SourceSpan | None = None
     record_id: str | None = None
     severity: str = "warning"
-    """``"warning"`` (the record came through) or ``"error"`` (it was skipped)."""
+    """``"warning"`` (the record came through), ``"error"`` (it was skipped) or ``"note"``."""
 
     def __str__(self) -> str:
         return render(f"{self.severity}: {self.message}", self.span, self.record_id)
