@@ -1,0 +1,269 @@
+"""Dates as web pages and listings print them, in the languages research sites use.
+
+ISO and numeric forms (``2026-04-20``, ``2026/04/20``, ``20.04.2026``), written-out
+forms (``20 avril 2026``, ``April 20, 2026``, ``20. April 2026``, ``20 abr. 2026``,
+``20 de abril de 2026``, ``20 апреля 2026 г.``) and CJK forms (``2026年4月20日``,
+``2026년 4월 20일``). Month and weekday names come from Babel's CLDR locale data; the
+lookup table is built once, on first use. A name that means different months in
+different languages (Czech *listopad* is November, Croatian *listopad* October) is
+only read when a language hint settles it. Text that is not a date gives ``None``:
+nothing is guessed.
+
+>>> parse_date("20 avril 2026").parts
+((2026, 4, 20),)
+>>> parse_date("April 20, 2026").parts
+((2026, 4, 20),)
+>>> parse_date("2026年4月20日").parts
+((2026, 4, 20),)
+>>> parse_date("sometime soon") is None
+True
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bibconv.model import Date
+
+__all__ = ["DATE_LOCALES", "parse_date", "search_date"]
+
+DATE_LOCALES: tuple[str, ...] = (
+    "en", "fr", "de", "es", "it", "pt", "nl", "ca", "gl", "eu", "sv", "da", "nb", "nn", "fi",
+    "is", "et", "lv", "lt", "pl", "cs", "sk", "sl", "hr", "bs", "sr", "ro", "hu", "el", "ru",
+    "uk", "be", "bg", "mk", "tr", "az", "id", "ms", "vi", "af", "ga", "cy", "sq", "mt", "ja",
+    "zh", "ko", "he", "ar", "fa", "hi", "th",
+)  # fmt: skip
+"""Languages whose month and weekday names are recognised."""
+
+# Small words that sit between the parts of a written date in these languages.
+_FILLERS = frozenset(
+    {"de", "del", "of", "the", "le", "la", "el", "den", "der", "am", "on", "d", "г", "года", "r", "roku", "m"}
+)
+_TIME = re.compile(
+    r"(?:\b[T ]?|,\s*)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*(?:[ap]\.?m\.?|utc|gmt|z|[+-]\d{2}:?\d{2}))?"
+    r"(?:\s*\((?:utc|gmt)\))?\s*(?:utc|gmt|[a-z]{3,4}t)?\b",
+    re.IGNORECASE,
+)
+_ISO = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:T.*)?$")
+_YMD = re.compile(r"^(\d{4})\s*[./-]\s*(\d{1,2})(?:\s*[./-]\s*(\d{1,2}))?\.?$")
+_DMY_DOTS = re.compile(r"^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})\.?$")
+_DMY_OR_MDY = re.compile(r"^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$")
+_CJK = re.compile(
+    r"^(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日일])?\s*(?:[(（]\s*\w\s*[)）]|\w요일)?$"
+)
+_TOKEN = re.compile(
+    r"(?P<num>\d+)(?:st|nd|rd|th|er|e|ème|º|ª|\.)?(?![^\W\d_])"
+    r"|(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)?)\.?"
+    r"|(?P<sep>[\s,./;()\-–—])"
+    r"|(?P<other>\S)"
+)
+_SEARCH_TOKEN = re.compile(r"\d+|[^\W\d_]+(?:['’][^\W\d_]+)?\.?|[年월月日년일]")
+
+
+@dataclass(frozen=True)
+class _Names:
+    """Month names (normalised) to ``{month: languages}``; weekday names."""
+
+    months: dict[str, dict[int, frozenset[str]]]
+    folded: dict[str, dict[int, frozenset[str]]]
+    weekdays: frozenset[str]
+
+
+def _norm(word: str) -> str:
+    text = unicodedata.normalize("NFC", word).casefold().replace("’", "'").rstrip(".")
+    return text[2:] if text.startswith(("d'", "l'")) and len(text) > 3 else text
+
+
+def _fold(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+def _add(table: dict[str, dict[int, set[str]]], name: str, month: int, language: str) -> None:
+    key = _norm(name)
+    if key and not key.isdigit():
+        table.setdefault(key, {}).setdefault(month, set()).add(language)
+
+
+def _freeze(table: dict[str, dict[int, set[str]]]) -> dict[str, dict[int, frozenset[str]]]:
+    return {k: {m: frozenset(langs) for m, langs in v.items()} for k, v in table.items()}
+
+
+@lru_cache(maxsize=1)
+def _names() -> _Names:
+    """Build the month and weekday lookup from Babel once."""
+    from babel import Locale, UnknownLocaleError
+
+    months: dict[str, dict[int, set[str]]] = {}
+    weekdays: set[str] = set()
+    for code in DATE_LOCALES:
+        try:
+            locale = Locale.parse(code)
+        except (UnknownLocaleError, ValueError):  # pragma: no cover - depends on Babel's data
+            continue
+        for context in ("format", "stand-alone"):
+            for width in ("wide", "abbreviated"):
+                for month, name in locale.months[context][width].items():
+                    _add(months, name, month, code)
+                for name in locale.days[context][width].values():
+                    weekdays.add(_norm(name))
+    folded: dict[str, dict[int, set[str]]] = {}
+    for key, by_month in months.items():
+        plain = _fold(key)
+        if plain != key:
+            for month, langs in by_month.items():
+                for language in langs:
+                    _add(folded, plain, month, language)
+    return _Names(_freeze(months), _freeze(folded), frozenset(weekdays))
+
+
+def _language(lang: str | None) -> str | None:
+    return re.split(r"[-_]", lang.strip().lower())[0] if lang and lang.strip() else None
+
+
+def _month(word: str, lang: str | None) -> int | None:
+    """The month a name means, or ``None`` (not a month, or ambiguous without a hint)."""
+    names = _names()
+    key = _norm(word)
+    for table, key_form in ((names.months, key), (names.folded, _fold(key))):
+        candidates = table.get(key_form)
+        if not candidates:
+            continue
+        if len(candidates) == 1:
+            return next(iter(candidates))
+        if lang:
+            hinted = [m for m, langs in candidates.items() if lang in langs]
+            if len(hinted) == 1:
+                return hinted[0]
+        return None
+    return None
+
+
+def _build(year: int, month: int | None = None, day: int | None = None) -> Date | None:
+    if not 1000 <= year <= 2999:
+        return None
+    if month is None:
+        return None if day is not None else Date(parts=((year,),))
+    if not 1 <= month <= 12:
+        return None
+    if day is None:
+        return Date(parts=((year, month),))
+    if not 1 <= day <= calendar.monthrange(year, month)[1]:
+        return None
+    return Date(parts=((year, month, day),))
+
+
+def _numeric(text: str, lang: str | None, region: str) -> Date | None:
+    if match := _ISO.match(text):
+        y, m, d = match.groups()
+        return _build(int(y), int(m) if m else None, int(d) if d else None)
+    if match := _YMD.match(text):
+        y, m, d = match.groups()
+        return _build(int(y), int(m), int(d) if d else None)
+    if match := _DMY_DOTS.match(text):
+        d, m, y = match.groups()
+        return _build(int(y), int(m), int(d))
+    if match := _CJK.match(text):
+        y, m, d = match.groups()
+        return _build(int(y), int(m), int(d) if d else None)
+    if match := _DMY_OR_MDY.match(text):
+        a, b, y = (int(g) for g in match.groups())
+        if a > 12 >= b:
+            return _build(y, b, a)
+        if b > 12 >= a or (lang == "en" and region == "us"):
+            return _build(y, a, b)
+        if lang and lang != "en":
+            return _build(y, b, a)
+    return None
+
+
+def _words(text: str, lang: str | None) -> Date | None:
+    year: int | None = None
+    day: int | None = None
+    months: list[tuple[int, str]] = []
+    for match in _TOKEN.finditer(text):
+        if match.group("sep"):
+            continue
+        if match.group("other"):
+            return None
+        number = match.group("num")
+        if number is not None:
+            if len(number) == 4 and year is None:
+                year = int(number)
+            elif len(number) <= 2 and day is None and 1 <= int(number) <= 31:
+                day = int(number)
+            else:
+                return None
+            continue
+        word = match.group("word")
+        month = _month(word, lang)
+        if month is not None:
+            months.append((month, _norm(word)))
+        elif _norm(word) not in _names().weekdays and _norm(word) not in _FILLERS:
+            return None
+    if len(months) > 1:  # "mar. 20 avril": a weekday abbreviation that is also a month name
+        months = [m for m in months if m[1] not in _names().weekdays]
+    if year is None or len(months) > 1 or (day is not None and not months):
+        return None
+    return _build(year, months[0][0] if months else None, day)
+
+
+def parse_date(text: str, lang: str | None = None) -> Date | None:
+    """The date ``text`` states, whole, or ``None`` when it is not exactly one date.
+
+    ``lang`` (``"fr"``, ``"en-US"``, a page's ``lang`` attribute) settles month names
+    shared by several languages and the order of ``04/05/2026``.
+
+    >>> parse_date("20. April 2026", "de").parts
+    ((2026, 4, 20),)
+    >>> parse_date("Thu, 17 Jun 2021 15:45:54 UTC").parts
+    ((2021, 6, 17),)
+    >>> parse_date("December 2025").parts
+    ((2025, 12),)
+    """
+    cleaned = unicodedata.normalize("NFC", text).replace("\u00a0", " ").replace("\u202f", " ").strip()
+    if not cleaned or len(cleaned) > 80:
+        return None
+    region = ""
+    if lang:
+        pieces = re.split(r"[-_]", lang.strip().lower())
+        region = pieces[1] if len(pieces) > 1 else ""
+    language = _language(lang)
+    found = _numeric(cleaned, language, region)
+    if found is not None:
+        return found
+    without_time = _TIME.sub(" ", cleaned).strip(" ,")
+    return _numeric(without_time, language, region) or _words(without_time, language)
+
+
+def _windows(count: int, anchor: int, before: int, after: int) -> Iterable[tuple[int, int]]:
+    """Token ranges around ``anchor``, the widest first."""
+    spans = [
+        (start, end)
+        for start in range(max(0, anchor - before), anchor + 1)
+        for end in range(anchor, min(count, anchor + after + 1))
+    ]
+    return sorted(spans, key=lambda span: span[0] - span[1])
+
+
+def search_date(text: str, lang: str | None = None) -> tuple[Date, int, int] | None:
+    """The first date with at least a month inside free text: ``(date, start, end)``.
+
+    >>> date, start, end = search_date("J. Chen, Z. Li · 20 avril 2026")
+    >>> date.parts, "J. Chen, Z. Li · 20 avril 2026"[start:end]
+    (((2026, 4, 20),), '20 avril 2026')
+    """
+    tokens = list(_SEARCH_TOKEN.finditer(text))
+    for index, token in enumerate(tokens):
+        if not (token.group().isdigit() and len(token.group()) == 4):
+            continue
+        for start, end in _windows(len(tokens), index, 4, 6):
+            begin, finish = tokens[start].start(), tokens[end].end()
+            found = parse_date(text[begin:finish], lang)
+            if found is not None and found.month is not None:
+                return found, begin, finish
+    return None

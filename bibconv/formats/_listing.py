@@ -1,0 +1,202 @@
+"""What the listing readers (``html``, ``text``) share: text values, author lines, bylines, records.
+
+Listings show text as people read it: titles and abstracts copied from arXiv may still hold
+raw TeX (``Pau Rodr\\'iguez``, ``$\\alpha$-entmax``), other pages hold plain text. Values
+become record rich text here: TeX commands are decoded (math stays verbatim), anything
+else is only escaped. An abstract cut short by the listing (ending in ``…`` or ``...``)
+is kept exactly as shown and the record says so in ``note`` (:data:`TRUNCATED_NOTE`), so
+every output format shows it and nobody takes it for the whole abstract.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bibconv.dates import parse_date, search_date
+from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
+
+__all__ = [
+    "TRUNCATED_NOTE",
+    "Byline",
+    "Entry",
+    "authors_from_text",
+    "clean_space",
+    "looks_like_names",
+    "parse_byline",
+    "plain_name",
+    "rich_text",
+]
+
+TRUNCATED_NOTE = "Abstract truncated in the source listing"
+"""The ``note`` a record gets when its abstract is only the listing's excerpt."""
+
+_SPACE = re.compile(r"\s+")
+_MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
+_TEX_OUTSIDE_MATH = re.compile(r"\\(?:[A-Za-z]+|['`^\"~=.])|[{}]")
+_TRUNCATED = re.compile(r"(?:…|\.\.\.)\s*$")
+_BYLINE_SEPARATORS = " \t·•|—–-,;:("
+_YEAR_ONLY = re.compile(r"^(?P<before>.*?)[\s(\[·•|—–,-]*\b(?P<year>1[5-9]\d\d|2\d\d\d)\b[\s)\].]*$")
+_NAME_WORD = re.compile(r"^(?:[^\W\d_][\w'’.\-]*|[^\W\d_]\.?)$")
+_LOWER_PARTICLES = frozenset(
+    {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "dos", "das", "la", "le", "ter",
+     "ten", "bin", "al", "el", "y", "e", "zu", "af", "av", "and", "und", "et"}
+)  # fmt: skip
+_LABELS = re.compile(
+    r"^\s*(?:authors?|auteur(?:e)?s?|autor(?:e|es|en|in|innen)?|autori|by|par|von|door|著者|作者|저자)"
+    r"\s*[:：]\s*",
+    re.IGNORECASE,
+)
+
+
+def clean_space(text: str) -> str:
+    """Collapse runs of white space (newlines included) to one space, trimmed."""
+    return _SPACE.sub(" ", text.replace("\u00a0", " ")).strip()
+
+
+def _has_tex(text: str) -> bool:
+    return _TEX_OUTSIDE_MATH.search(_MATH.sub("", text)) is not None
+
+
+def rich_text(text: str) -> str:
+    """Plain listing text → record rich text (TeX decoded where the text holds TeX)."""
+    from bibconv import latex
+
+    text = clean_space(text)
+    return latex.decode(text) if _has_tex(text) else latex.escape_markup(text)
+
+
+def plain_name(text: str) -> str:
+    """A name as shown, TeX decoded to plain Unicode."""
+    from bibconv import latex
+
+    text = clean_space(text)
+    return clean_space(latex.decode(text, markup=False)) if _has_tex(text) else text
+
+
+def authors_from_text(text: str) -> tuple[Name, ...]:
+    """``Jiesong Chen, Pau Rodr\\'iguez and Lei Li`` → names in order, TeX decoded."""
+    from bibconv.names import split_name_list
+
+    text = _LABELS.sub("", plain_name(text)).strip(" ,;.")
+    return tuple(split_name_list(text)) if text else ()
+
+
+def _is_cjk(char: str) -> bool:
+    return "\u3000" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af"
+
+
+def looks_like_names(text: str) -> bool:
+    """Whether ``text`` reads as an author list: short capitalised names, commas, ``and``."""
+    text = _LABELS.sub("", plain_name(text)).strip(" ,;")
+    if not text or len(text) > 4000 or any(c.isdigit() for c in text):
+        return False
+    pieces = [p.strip() for p in re.split(r",|;|\band\b|\bund\b|\bet\b|&|、|，", text) if p.strip()]
+    if not pieces:
+        return False
+    for piece in pieces:
+        words = piece.split()
+        if not 1 <= len(words) <= 6 or len(piece) > 60:
+            return False
+        if any(not _NAME_WORD.match(w) for w in words):
+            return False
+        capitals = [w for w in words if w.lower() not in _LOWER_PARTICLES]
+        lowercase = not capitals or any(w[0].isalpha() and not w[0].isupper() for w in capitals)
+        if lowercase and not all(_is_cjk(c) for c in piece.replace(" ", "")):
+            return False
+    return not (len(pieces) == 1 and len(pieces[0].split()) == 1)
+
+
+@dataclass(frozen=True)
+class Byline:
+    """An ``authors · date`` line taken apart."""
+
+    authors: tuple[Name, ...]
+    date: Date | None
+
+
+def parse_byline(text: str, lang: str | None = None) -> Byline | None:
+    """Read ``authors · date``, ``authors — date``, ``authors (date)``, a lone date or a lone author list.
+
+    >>> b = parse_byline("Ada Lovelace, Alan Turing · 20 avril 2026")
+    >>> [n.family for n in b.authors], b.date.parts
+    (['Lovelace', 'Turing'], ((2026, 4, 20),))
+    """
+    text = clean_space(text)
+    if not text:
+        return None
+    before: str | None = None
+    date: Date | None = None
+    found = search_date(text, lang)
+    if found is not None and not text[found[2] :].strip(" .)]"):
+        date, before = found[0], text[: found[1]]
+    elif match := _YEAR_ONLY.match(text):
+        prefix = match.group("before")
+        if prefix.rstrip() != prefix or prefix.endswith(tuple(_BYLINE_SEPARATORS)) or not prefix:
+            date, before = Date(parts=((int(match.group("year")),),)), prefix
+    if date is None:
+        if parse_date(text, lang) is not None:
+            return Byline((), parse_date(text, lang))
+        return Byline(authors_from_text(text), None) if looks_like_names(text) else None
+    authors_text = (before or "").rstrip(_BYLINE_SEPARATORS).strip()
+    if not authors_text:
+        return Byline((), date)
+    if not looks_like_names(authors_text):
+        return None
+    return Byline(authors_from_text(authors_text), date)
+
+
+@dataclass
+class Entry:
+    """One listing item as read, before it becomes a :class:`Record`."""
+
+    title: str = ""
+    authors: tuple[Name, ...] = ()
+    issued: Date | None = None
+    abstract: str = ""
+    url: str | None = None
+    doi: str | None = None
+    arxiv: Arxiv | None = None
+    record_type: str = "article"
+    fields: dict[str, str] = field(default_factory=dict)
+    keywords: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    title_is_rich: bool = False
+
+    def to_record(self, origin: SourceSpan | None) -> Record:
+        """The canonical record; a cut abstract is kept as shown and noted."""
+        from bibconv.arxiv import without_implied
+
+        fields: dict[str, str] = dict(self.fields)
+        title = self.title if self.title_is_rich else rich_text(self.title)
+        if title:
+            fields["title"] = title
+        abstract = clean_space(self.abstract)
+        if abstract:
+            fields["abstract"] = rich_text(abstract)
+            if _TRUNCATED.search(abstract):
+                note = fields.get("note")
+                fields["note"] = f"{note}; {TRUNCATED_NOTE}" if note else TRUNCATED_NOTE
+        if self.url:
+            fields.setdefault("URL", self.url)
+        if self.doi:
+            fields.setdefault("DOI", self.doi)
+        if self.arxiv is not None:
+            fields = without_implied(fields, self.arxiv, self.record_type)
+        return Record(
+            type=self.record_type,
+            fields=fields,
+            names={"author": self.authors} if self.authors else {},
+            dates={"issued": self.issued} if self.issued else {},
+            keywords=tuple(dict.fromkeys(k for k in self.keywords if k)),
+            arxiv=self.arxiv,
+            extra=self.extra,
+            origin=origin,
+        )
+
+
+def unique(values: Iterable[str]) -> list[str]:
+    """``values`` without repeats, in order, empty ones dropped."""
+    return list(dict.fromkeys(v for v in values if v))

@@ -1,0 +1,190 @@
+"""Plain-text paper listings: what a topic page or a newsletter looks like when copied as text.
+
+An entry starts with a bullet (``•``, ``-``, ``*``, ``‣``…) or a number (``1.``, ``1)``,
+``[1]``) and holds, in this order::
+
+    • Title (one or more lines)
+
+      Authors · 20 avril 2026          (also "authors — date", "authors (date)", a date alone)
+
+      Abstract, optional; an abstract ending in … or ... is kept as shown and noted as truncated
+
+Lines before the first entry (the page's title, a section heading) are not records. Lines
+that are only a link (``https://arxiv.org/abs/…``, ``arXiv:…``, ``doi:…``) give the entry
+its URL, arXiv id or DOI. Entries are read one by one as the lines come.
+
+Any ``.txt`` file is not assumed to be a listing: the format is chosen by content
+(:meth:`TextListingReader.sniff`), and text that holds no entry is reported as an error
+rather than read as nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import IO, ClassVar
+
+from bibconv.errors import ParseError
+from bibconv.formats._listing import Entry, clean_space, parse_byline
+from bibconv.model import Arxiv, Record
+from bibconv.registry import ReadContext, register
+from bibconv.textio import iter_lines, open_text
+
+__all__ = ["TextListingReader"]
+
+_MARKER = re.compile(
+    r"^(?P<indent>[ \t]{0,3})(?P<marker>[•‣◦▪●■►▸·]|[-*–]|\d{1,4}[.)]|\[\d{1,4}\])[ \t]+(?P<text>\S.*)$"
+)
+_LINK_LINE = re.compile(
+    r"^\s*(?:[\w ]{1,20}:\s+)?(?P<link>https?://\S+|arxiv:\s*\S+|doi:\s*10\.\S+|10\.\d{4,9}/\S+)\s*$",
+    re.IGNORECASE,
+)
+_DOI = re.compile(r"(10\.\d{4,9}/\S+)")
+_YEARISH = re.compile(r"\b(?:1[89]|20)\d\d\b")
+_NOT_LISTING = re.compile(r"^\s*(?:<|@\w+\s*[{(]|\{|TY {2}-|%[A-Z] )")
+
+
+def _family(marker: str) -> str:
+    if marker[0].isdigit():
+        return "number" + marker[-1]
+    if marker.startswith("["):
+        return "bracket"
+    return marker if marker in "-*–" else "bullet"
+
+
+@dataclass
+class _Pending:
+    """Lines of the entry being read: the title line, lines right under it, then paragraphs."""
+
+    line: int
+    title: str
+    attached: list[str] = field(default_factory=list)
+    paragraphs: list[list[str]] = field(default_factory=list)
+    blank: bool = False
+
+    def add(self, text: str) -> None:
+        if not text.strip():
+            self.blank = True
+        elif not self.blank and not self.paragraphs:
+            self.attached.append(text.strip())
+        else:
+            if self.blank or not self.paragraphs:
+                self.paragraphs.append([])
+            self.blank = False
+            self.paragraphs[-1].append(text.strip())
+
+
+def _links(entry: Entry, line: str) -> bool:
+    """Take a link-only line into ``entry``; ``True`` if the line was one."""
+    from bibconv.arxiv import parse_arxiv_id
+
+    match = _LINK_LINE.match(line)
+    if not match:
+        return False
+    link = match.group("link").rstrip(".,;")
+    found = parse_arxiv_id(link, bare=False)
+    if found is not None:
+        entry.arxiv = Arxiv(id=found[0], version=found[1])
+        return True
+    doi = _DOI.search(link)
+    if doi and ("doi" in link.lower() or link.startswith("10.")):
+        entry.doi = doi.group(1).rstrip(".,;")
+    elif link.lower().startswith("http"):
+        entry.url = entry.url or link
+    return True
+
+
+def _entry(pending: _Pending, lang: str | None) -> Entry:
+    """Title, byline and abstract of one entry."""
+    entry = Entry(title=pending.title)
+    attached = [ln for ln in pending.attached if not _links(entry, ln)]
+    rest = [kept for p in pending.paragraphs if (kept := [ln for ln in p if not _links(entry, ln)])]
+    found = False
+    # Compact listings put the byline right under the title; the title itself may wrap.
+    for index, text in enumerate(attached):
+        byline = parse_byline(text, lang)
+        if byline is not None:
+            entry.authors, entry.issued, found = byline.authors, byline.date, True
+            if attached[index + 1 :]:
+                rest = [attached[index + 1 :], *rest]
+            break
+        entry.title += " " + text
+    if not found and rest:
+        for take in (len(rest[0]), 1):
+            byline = parse_byline(" ".join(rest[0][:take]), lang)
+            if byline is not None:
+                entry.authors, entry.issued = byline.authors, byline.date
+                rest = [rest[0][take:], *rest[1:]] if rest[0][take:] else rest[1:]
+                break
+    entry.abstract = "\n".join(clean_space(" ".join(p)) for p in rest)
+    entry.title = clean_space(entry.title)
+    return entry
+
+
+@register
+class TextListingReader:
+    """Reads plain-text listings of papers (bulleted or numbered entries)."""
+
+    name: ClassVar[str] = "text"
+    extensions: ClassVar[tuple[str, ...]] = ()
+    description: ClassVar[str] = "plain-text paper listing (title, authors · date, abstract)"
+
+    @staticmethod
+    def sniff(head: str) -> float:
+        """Confident when the head holds several bulleted or numbered entries followed by dated bylines."""
+        if _NOT_LISTING.match(head) or "<html" in head[:1000].lower():
+            return 0.0
+        lines = head.splitlines()
+        markers = [i for i, line in enumerate(lines) if _MARKER.match(line)]
+        if len(markers) < 2:
+            return 0.0
+        dated = sum(
+            1
+            for i in markers
+            for line in lines[i + 1 : i + 4]
+            if _YEARISH.search(line) and any(sep in line for sep in ("·", " — ", " – ", "(", " | ", ","))
+        )
+        return 0.85 if dated >= 1 else 0.3
+
+    def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
+        lang = ctx.option("lang")
+        pending: _Pending | None = None
+        family: str | None = None
+        marker_indent = 0
+        body_indent: int | None = None
+        count = 0
+        for number, line in iter_lines(open_text(stream, ctx)):
+            match = _MARKER.match(line)
+            indent = len(line.expandtabs()) - len(line.expandtabs().lstrip())
+            if match and (family is None or (_family(match["marker"]) == family and indent <= marker_indent)):
+                if pending is not None:
+                    count += 1
+                    yield _entry(pending, lang).to_record(ctx.span(pending.line))
+                if family is None:
+                    family, marker_indent = _family(match["marker"]), indent
+                pending = _Pending(number, match["text"].strip())
+                continue
+            if pending is None:
+                continue
+            if line.strip():
+                if body_indent is None:
+                    body_indent = indent
+                elif body_indent > marker_indent >= indent:
+                    # An unindented line among indented entries is a heading, not part of an entry.
+                    count += 1
+                    yield _entry(pending, lang).to_record(ctx.span(pending.line))
+                    pending = None
+                    continue
+            pending.add(line)
+        if pending is not None:
+            count += 1
+            yield _entry(pending, lang).to_record(ctx.span(pending.line))
+        if count == 0:
+            ctx.fail(
+                ParseError(
+                    "no listing entries found: the text reader expects entries that start with a bullet "
+                    "(•, -, *) or a number (1., [1]), with a title line, then 'authors · date'",
+                    ctx.span(1),
+                )
+            )
