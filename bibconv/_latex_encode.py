@@ -1,0 +1,351 @@
+r"""Unicode → TeX for BibTeX values (:func:`encode`) and BibTeX case protection (:func:`protect_case`).
+
+Used through :mod:`bibconv.latex`. ``encode`` takes record text (Unicode, CSL rich text with escaped
+``&amp; &lt; &gt;``, TeX math between ``$``) and returns a field body that :func:`bibconv.latex.decode`
+reads back to the same text. The rules:
+
+* Plain text: ``& % $ # _ { }`` become ``\&`` … ``\}``; ``~ ^ \`` become ``\textasciitilde{}``,
+  ``\textasciicircum{}``, ``\textbackslash{}``; U+00A0 becomes ``~``; ASCII sequences TeX would turn into
+  ligatures are split (``-{}-``, ```{}```, ``'{}'``). Every literal brace is escaped, so the output's
+  braces are always balanced and a value can never close its field early.
+* Passed through as TeX: math spans (``$$…$$``, ``\(…\)``, ``\[…\]``, and ``$…$`` by pandoc's rule: no
+  space just inside the dollars, no digit right after the closing one, so ``$10 and $20`` is text) and
+  control words with balanced brace or bracket arguments (``\cite{foo}``) — what ``decode`` left visible.
+  A span with unbalanced braces is treated as text.
+* Rich text: ``<span class="nocase">X</span>`` → ``{X}``, ``<i>`` → ``\textit{}``, ``<b>`` → ``\textbf{}``,
+  small caps → ``\textsc{}``, ``<sup>``/``<sub>`` → ``\textsuperscript{}``/``\textsubscript{}``.
+* ``ascii=True``: each non-ASCII character in a braced form classic ``bibtex`` and biber both read —
+  ``{\'{e}}``, ``{\'{i}}`` (a plain ``i``, never ``\i``: pylatexenc#107), ``{\c{c}}``, ``{\ss}``, ``--``
+  for –, symbols via pylatexenc's table (``{\ensuremath{\alpha}}``); never the space form ``\c c``. A
+  character with no TeX form stays UTF-8 and is reported through ``warn``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from bibconv._latex_tables import COMBINING_TO_ACCENT, LETTER_TO_TEX, PUNCT_TO_TEX, SYMBOL_TO_TEX, TAGS
+
+__all__ = ["encode", "protect_case"]
+
+_OPEN_TAGS = {
+    "<i>": "i",
+    "<b>": "b",
+    "<sup>": "sup",
+    "<sub>": "sub",
+    "<sc>": "sc",
+}
+_TOKEN_RE = re.compile(
+    r"(?P<tag><(?:/?(?:i|b|sup|sub|sc)|/span|span\s+class=\"nocase\"|"
+    r"span\s+style=\"font-variant:\s*small-caps;?\")>)"
+    r"|(?P<math>\$\$.+?\$\$|\\\(.+?\\\)|\\\[.+?\\\]|\$(?=[^\s$])(?:[^$\\]|\\.)*?(?<=[^\s\\])\$(?!\d))"
+    r"|(?P<macro>\\[A-Za-z]+)(?=\s*[\[{])",
+    re.S,
+)
+_SPECIALS = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+    "\u00a0": "~",
+}
+_SPECIAL_RE = re.compile(r"--|``|''|!`|\?`|[&%$#_{}~^\\\u00a0]")
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
+
+
+def _balanced_end(text: str, start: int) -> int:
+    """End of the bracket/brace arguments that open at ``start``; ``-1`` if unbalanced or none."""
+    pos = start
+    end = -1
+    while True:
+        while pos < len(text) and text[pos] in " \t\n":
+            pos += 1
+        if pos >= len(text) or text[pos] not in "[{":
+            return end
+        closer = "]" if text[pos] == "[" else "}"
+        depth = 0
+        i = pos
+        while i < len(text):
+            ch = text[i]
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth < 0:
+                    return -1
+            if depth == 0 and ch == closer:
+                break
+            i += 1
+        else:
+            return -1
+        end = pos = i + 1
+
+
+def _is_balanced(text: str) -> bool:
+    depth = 0
+    skip = False
+    for ch in text:
+        if skip:
+            skip = False
+        elif ch == "\\":
+            skip = True
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def encode(text: str, *, ascii: bool = False, warn: Callable[[str], None] | None = None) -> str:
+    r"""Record text → BibTeX value body (see the module docstring).
+
+    >>> encode('<span class="nocase">DNA</span> &amp; R_2 in $\\alpha$')
+    '{DNA} \\& R\\_2 in $\\alpha$'
+    """
+    out: list[str] = []
+    stack: list[str] = []
+    pos = 0
+    for m in _TOKEN_RE.finditer(text):
+        kind = m.lastgroup
+        if kind == "macro":
+            end = _balanced_end(text, m.end())
+            if end < 0 or m.start() < pos:
+                continue
+            token = html.unescape(text[m.start() : end])
+        elif m.start() < pos:
+            continue
+        else:
+            end = m.end()
+            token = m[0]
+        if kind == "tag":
+            emitted = _tag(token, stack)
+            if emitted is None:
+                continue
+        elif kind == "math":
+            token = html.unescape(token)
+            if not _is_balanced(token):
+                continue
+            emitted = _text(token, ascii, warn, math=True)
+        else:
+            if not _is_balanced(token):
+                continue
+            emitted = _text(token, ascii, warn, math=True)
+        out.append(_text(html.unescape(text[pos : m.start()]), ascii, warn))
+        out.append(emitted)
+        pos = end
+    out.append(_text(html.unescape(text[pos:]), ascii, warn))
+    out.extend("}" * len(stack))
+    return "".join(out)
+
+
+def _tag(token: str, stack: list[str]) -> str | None:
+    if token.startswith("</"):
+        name = token[2:-1]
+        if (
+            not stack
+            or (name != "span" and stack[-1] != name)
+            or (name == "span" and stack[-1] not in ("nocase", "sc"))
+        ):
+            return None
+        stack.pop()
+        return "}"
+    if "nocase" in token:
+        name = "nocase"
+    elif "small-caps" in token:
+        name = "sc"
+    else:
+        name = _OPEN_TAGS[token]
+    stack.append(name)
+    macro = TAGS[name][2]
+    return macro + "{"
+
+
+def _text(text: str, ascii: bool, warn: Callable[[str], None] | None, *, math: bool = False) -> str:
+    if not text:
+        return text
+    if not math:
+        text = _SPECIAL_RE.sub(_special, text)
+    if ascii and _NON_ASCII_RE.search(text):
+        text = _NON_ASCII_RE.sub(lambda m: _ascii_char(m[0], warn), text)
+    return text
+
+
+def _special(m: re.Match[str]) -> str:
+    token = m[0]
+    if len(token) == 2:
+        return token[0] + "{}" + token[1]
+    return _SPECIALS[token]
+
+
+@lru_cache(maxsize=4096)
+def _tex_for(ch: str) -> str | None:
+    if ch in PUNCT_TO_TEX:
+        return PUNCT_TO_TEX[ch]
+    if ch in LETTER_TO_TEX:
+        return "{\\" + LETTER_TO_TEX[ch] + "}"
+    if ch in SYMBOL_TO_TEX:
+        return "{" + SYMBOL_TO_TEX[ch] + "}"
+    decomposed = unicodedata.normalize("NFD", ch)
+    base, marks = decomposed[0], decomposed[1:]
+    if marks and all(mark in COMBINING_TO_ACCENT for mark in marks):
+        if base.isascii() and base.isalpha():
+            inner = base
+        elif base in LETTER_TO_TEX:
+            inner = "\\" + LETTER_TO_TEX[base]
+        else:
+            inner = ""
+        if inner:
+            for mark in marks:
+                inner = "\\" + COMBINING_TO_ACCENT[mark] + "{" + inner + "}"
+            return "{" + inner + "}"
+    latex = _pylatexenc_encoder().unicode_to_latex(ch)
+    if latex and latex != ch and latex.isascii():
+        return latex if latex.startswith("{") else "{" + latex.strip() + "}"
+    return None
+
+
+def _ascii_char(ch: str, warn: Callable[[str], None] | None) -> str:
+    tex = _tex_for(ch)
+    if tex is None:
+        if warn is not None:
+            warn(f"no TeX form for {ch!r} (U+{ord(ch):04X}); kept as UTF-8")
+        return ch
+    return tex
+
+
+@lru_cache(maxsize=1)
+def _pylatexenc_encoder() -> Any:
+    from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+    return UnicodeToLatexEncoder(
+        non_ascii_only=True,
+        replacement_latex_protection="braces-all",
+        unknown_char_policy="keep",
+        unknown_char_warning=False,
+    )
+
+
+# --- case protection -------------------------------------------------------------------------
+
+_WORD_SPLIT_RE = re.compile(r"(\s+)")
+_TRAIL_RE = re.compile(r"[,.;:!?)\]'\"]+$")
+_LEAD_RE = re.compile(r"^[(\['\"]+")
+
+
+def _scan_word(word: str) -> tuple[bool, bool, bool]:
+    """(has changeable uppercase, first changeable letter is uppercase and first, has depth-0 text)."""
+    depth = 0
+    special = False
+    i = 0
+    upper_positions: list[int] = []
+    letters = 0
+    in_math = False
+    while i < len(word):
+        ch = word[i]
+        if ch == "\\":
+            j = i + 1
+            while j < len(word) and word[j].isalpha():
+                j += 1
+            name = word[i + 1 : j]
+            if (depth == 0 or special) and any(c.isupper() for c in name) and name not in _CASELESS:
+                upper_positions.append(letters)
+                letters += 1
+            i = max(j, i + 2)
+            continue
+        if ch == "$" and depth == 0:
+            in_math = not in_math
+        elif ch == "{":
+            if depth == 0:
+                special = word[i + 1 : i + 2] == "\\"
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                special = False
+        elif ch.isalpha() and (depth == 0 or (depth >= 1 and special)):
+            if ch.isupper():
+                upper_positions.append(letters)
+            letters += 1
+        i += 1
+    return bool(upper_positions), upper_positions[:1] == [0] and len(upper_positions) == 1, letters > 0
+
+
+_CASELESS = frozenset({"i", "j"})
+
+
+def protect_case(text: str) -> str:
+    r"""Brace the words of an encoded title whose case a BibTeX style would change.
+
+    BibTeX's ``change.case$ "t"`` lowercases every letter at brace depth 0 (and in special characters such
+    as ``{\'E}``) except the title's first character and the first character after a colon and a space.
+    A word is braced when it holds such a letter: acronyms (``{DNA}``), mixed case (``{iPhone}``), and
+    capitalised words after the first (``{Bayesian}``); the first word and the word after ``": "`` keep a
+    bare leading capital, so ``BERT: Pre-training`` becomes ``{BERT}: Pre-training`` (no ``{Pre}``).
+    Words already inside braces are left alone, so protecting twice changes nothing.
+
+    >>> protect_case(r"Attention to {DNA} in Bayesian iPhone Models: A Study")
+    'Attention to {DNA} in {Bayesian} {iPhone} {Models}: A {Study}'
+    """
+    pieces = _WORD_SPLIT_RE.split(text)
+    out: list[str] = []
+    sentence_start = True
+    depth = 0
+    for piece in pieces:
+        if not piece or piece.isspace():
+            out.append(piece)
+            continue
+        if depth > 0:
+            out.append(piece)
+            depth += _depth_change(piece)
+            continue
+        change = _depth_change(piece)
+        if change != 0:  # a group spans several words: leave it as it is
+            out.append(piece)
+            depth += change
+            sentence_start = piece.endswith(":")
+            continue
+        lead = _LEAD_RE.match(piece)
+        trail = _TRAIL_RE.search(piece)
+        start = lead.end() if lead else 0
+        end = trail.start() if trail else len(piece)
+        core = piece[start:end]
+        if core:
+            has_upper, first_only, _ = _scan_word(core)
+            if has_upper and not (sentence_start and first_only):
+                core = "{" + core + "}"
+            sentence_start = False
+        out.append(piece[:start] + core + piece[end:])
+        if piece.endswith(":"):
+            sentence_start = True
+    return "".join(out)
+
+
+def _depth_change(piece: str) -> int:
+    depth = 0
+    skip = False
+    for ch in piece:
+        if skip:
+            skip = False
+        elif ch == "\\":
+            skip = True
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+    return depth

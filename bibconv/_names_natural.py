@@ -1,0 +1,207 @@
+r"""Natural-order names ("Given Family") from listings and feeds; used through :mod:`bibconv.names`.
+
+Rules of :func:`parse_name`:
+
+* TeX is decoded first (``Pau Rodr\'iguez`` → Rodríguez).
+* ``Family, Given`` and ``Family, Given, Suffix`` (a comma) are read family-first; ``Given Family, Jr.``
+  (a comma before a suffix) keeps natural order.
+* Lowercase particles (van, von, de, de la, van der, di, da, dos, du, le, la, ter, ten, del, della, bin,
+  al, …) before the last word join the family as ``non_dropping_particle``; a trailing suffix (Jr., Jr,
+  Sr., II, III, IV, …) becomes ``suffix``; hyphenated family names stay whole; initials stay in the
+  given names (``Blake A. Hechtman`` → given ``Blake A.``).
+* One word → family only. A name written in CJK (or another script without spaces) as one word —
+  ``张伟`` — is family only too: its split is not marked, and CSL displays a family-only name unchanged.
+* Collaboration names (``ATLAS Collaboration``, ``The … Consortium``, names with Collaboration,
+  Consortium, Group, Team, Collaborators, Project, Initiative, Committee, Network, Alliance, Society,
+  Organization) → literal.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bibconv import latex
+from bibconv.model import Name
+
+__all__ = ["parse_name", "split_name_list"]
+
+_PARTICLE_WORDS = (
+    "van von de der den del della degli dei di da das dos do du le la les lo ter ten te tot zu zum zur "
+    "vom op het 't bin ibn ben bint al el af av y e d' l' dal dalla dello st."
+)
+PARTICLES = frozenset(_PARTICLE_WORDS.split())
+_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "jnr", "jnr.", "snr", "snr.", "2nd", "3rd"})
+_ROMAN_SUFFIXES = frozenset({"II", "III", "IV", "VI"})
+_COLLECTIVE_RE = re.compile(
+    r"\b(?:Collaboration|Consortium|Group|Team|Collaborators|Project|Initiative|Committee|Network|"
+    r"Alliance|Society|Organi[sz]ation|Association|Working|Investigators|Authors)\b"
+)
+_SPACE_RE = re.compile(r"\s+")
+_ET_AL_RE = re.compile(r"(?:,?\s*(?:et\.?\s+al\.?|and\s+others|et\s+autres|u\.\s*a\.)\s*)$", re.IGNORECASE)
+_LIST_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|\s*\band\s+", re.IGNORECASE)
+_INITIALS_RE = re.compile(r"^(?:[A-Z\u00c0-\u024f][a-z]?\.?\s*-?\s*)+$")
+
+
+def _is_suffix(word: str) -> bool:
+    return word in _ROMAN_SUFFIXES or word.lower() in _SUFFIXES
+
+
+def _is_particle(word: str) -> bool:
+    return word in PARTICLES or (word[:1].islower() and word.rstrip("'’") in PARTICLES)
+
+
+def _clean(text: str) -> str:
+    if latex.has_tex(text):
+        text = latex.decode(text, markup=False)
+    return _SPACE_RE.sub(" ", text.replace("\u00a0", " ")).strip(" ,;")
+
+
+def parse_name(text: str) -> Name:
+    """Parse one natural-order name (see the module docstring).
+
+    >>> parse_name("Johannes Diderik van der Waals").to_csl()
+    {'family': 'Waals', 'given': 'Johannes Diderik', 'non-dropping-particle': 'van der'}
+    """
+    text = _clean(text)
+    if not text:
+        return Name()
+    if _COLLECTIVE_RE.search(text) or text.lower().startswith("the "):
+        return Name(literal=text)
+    if text.lower() == "others":
+        return Name(literal="others")
+    if "," in text:
+        head, _, tail = text.partition(",")
+        tail = tail.strip()
+        rest = [p.strip() for p in tail.split(",")]
+        if len(rest) == 1 and _is_suffix(rest[0]):
+            name = _natural(head.strip())
+            return Name(
+                family=name.family,
+                given=name.given,
+                non_dropping_particle=name.non_dropping_particle,
+                suffix=rest[0],
+            )
+        return _family_first(head.strip(), rest)
+    return _natural(text)
+
+
+def _family_first(family: str, rest: list[str]) -> Name:
+    given = rest[0] if rest else ""
+    suffix = ", ".join(rest[1:]) if len(rest) > 1 else ""
+    particle = None
+    words = family.split()
+    i = 0
+    while i < len(words) - 1 and _is_particle(words[i]):
+        i += 1
+    if i:
+        particle, family = " ".join(words[:i]), " ".join(words[i:])
+    return Name(
+        family=family or None, given=given or None, non_dropping_particle=particle, suffix=suffix or None
+    )
+
+
+def _natural(text: str) -> Name:
+    words = text.split()
+    suffix = None
+    if len(words) > 2 and _is_suffix(words[-1].rstrip(",")):
+        suffix = words.pop().rstrip(",")
+        words[-1] = words[-1].rstrip(",")
+    if len(words) == 1:
+        return Name(family=words[0], suffix=suffix)
+    start = None
+    for i in range(1, len(words) - 1):
+        if _is_particle(words[i]):
+            start = i
+            break
+    if start is None:
+        return Name(family=words[-1], given=" ".join(words[:-1]), suffix=suffix)
+    end = start
+    while end < len(words) - 1 and _is_particle(words[end]):
+        end += 1
+    return Name(
+        family=" ".join(words[end:]),
+        given=" ".join(words[:start]),
+        non_dropping_particle=" ".join(words[start:end]),
+        suffix=suffix,
+    )
+
+
+def _family_like(seg: str) -> bool:
+    words = seg.split()
+    core = [w for w in words if not _is_particle(w)]
+    return len(core) == 1 and bool(words)
+
+
+def _given_like(seg: str) -> bool:
+    words = seg.split()
+    return 0 < len(words) <= 3 and (bool(_INITIALS_RE.match(seg)) or all(w[:1].isupper() for w in words))
+
+
+def split_name_list(text: str) -> list[Name]:
+    """Split a listing's author line into names.
+
+    Separators are ``,``, ``;``, ``and``, ``&`` (and the Oxford ``, and``); ``et al.`` / ``and others``
+    becomes a final ``Name(literal="others")`` as in BibTeX. A family-first list (``Smith, J., Doe, A.``
+    or ``Smith, John and Doe, Jane``) is recognised when every comma-separated pair reads as
+    family then given names.
+
+    >>> [n.family for n in split_name_list("Jiesong Chen, Jun You and Nuno Gon\\\\c{c}alves")]
+    ['Chen', 'You', 'Gonçalves']
+    """
+    text = _clean(text)
+    if not text:
+        return []
+    others = False
+    m = _ET_AL_RE.search(text)
+    if m:
+        others = True
+        text = text[: m.start()].strip(" ,;")
+    names: list[Name] = []
+    if ";" in text:
+        names = [parse_name(p) for p in text.split(";") if p.strip()]
+    elif text:
+        names = _split_commas(text)
+    if others:
+        names.append(Name(literal="others"))
+    return [n for n in names if n != Name()]
+
+
+def _family_first_walk(segs: list[str]) -> list[Name] | None:
+    """Read ``Family, Given[, Suffix], Family, Given…`` segments; ``None`` if they do not fit."""
+    names: list[Name] = []
+    k = 0
+    while k < len(segs):
+        if k + 1 >= len(segs) or not (_family_like(segs[k]) and _given_like(segs[k + 1])):
+            return None
+        rest = [segs[k + 1]]
+        k += 2
+        if k < len(segs) and _is_suffix(segs[k]):
+            rest.append(segs[k])
+            k += 1
+        names.append(_family_first(segs[k - len(rest) - 1], rest))
+    return names
+
+
+def _split_commas(text: str) -> list[Name]:
+    chunks = [c for c in re.split(r"\s+and\s+|\s*&\s*", text, flags=re.IGNORECASE) if c.strip()]
+    walked = [_family_first_walk([s.strip() for s in c.split(",") if s.strip()]) for c in chunks]
+    if all(w is not None for w in walked):
+        return [n for w in walked if w is not None for n in w]
+    parts = [p for p in _LIST_SPLIT_RE.split(text) if p and p.strip()]
+    names: list[Name] = []
+    for part in parts:
+        if _is_suffix(part.strip()) and names and not names[-1].suffix and names[-1].literal is None:
+            last = names.pop()
+            names.append(Name(**{**_fields(last), "suffix": part.strip()}))
+        else:
+            names.append(parse_name(part))
+    return names
+
+
+def _fields(name: Name) -> dict[str, str | None]:
+    return {
+        "family": name.family,
+        "given": name.given,
+        "non_dropping_particle": name.non_dropping_particle,
+        "dropping_particle": name.dropping_particle,
+    }

@@ -1,0 +1,185 @@
+r"""Citation keys: :func:`make_key` for one record, :class:`KeyAssigner` for unique keys in one output.
+
+Key formats (``--key-format``):
+
+* ``authyeartitle`` (default): first author's family name + year + first significant title word,
+  ASCII-folded with unidecode, lowercase, ``[a-z0-9]`` only — ``rodriguez2026attention``.
+* ``authyear``: ``rodriguez2026``.
+* ``arxiv``: arXiv's own export — family + year + the first four title words that are not stop words,
+  the title split on spaces only (``Character-Level`` → ``characterlevel``); ASCII-folded here, where
+  arXiv keeps non-ASCII letters.
+* ``bbt``: Better BibTeX's default ``auth.lower + shorttitle(3,3) + year`` — ``devlinBERTPretrainingDeep2019``
+  (three significant words, each with its first letter upper-cased, case otherwise kept).
+* ``id``: the arXiv id (``arXiv:2604.12345`` → ``arxiv2604.12345``, ``hep-th/9901001`` →
+  ``arxivhepth9901001``), else the DOI (``10.1000/XYZ`` → ``doi10.1000_xyz``), else ``authyeartitle``.
+
+The "author" is the first author, else the first editor, else ``anon``; a literal (organisation) name
+gives its first significant word (``ATLAS Collaboration`` → ``atlas``). The family name is used without
+its particle (``van der Waals`` → ``waals``), as Better BibTeX does. Unicode is folded with unidecode:
+``Łukasz`` → ``lukasz``, ``Müller`` → ``muller`` (not ``mueller``), CJK → pinyin syllables
+(``张伟`` → ``zhangwei``). A record without a year gets none in its key.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from bibconv.latex import strip_markup
+from bibconv.model import Name, Record
+
+__all__ = ["KEY_FORMATS", "KeyAssigner", "make_key"]
+
+KEY_FORMATS: tuple[str, ...] = ("authyeartitle", "authyear", "arxiv", "bbt", "id")
+
+_STOP_WORDS = """
+    a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have
+    having he her here hers him his how i if in into is it its itself just me more most my no nor not
+    now of off on once only or other our ours out over own same she should so some such than that the
+    their theirs them then there these they this those through to too toward towards under until up upon
+    us very via vs was we were what when where which while who whom why will with within without would
+    you your yours"""
+STOP_WORDS = frozenset(_STOP_WORDS.split())
+_MATH_RE = re.compile(r"\$\$.+?\$\$|\$[^$]*\$|\\\(.+?\\\)|\\\[.+?\\\]", re.S)
+_WORD_SPLIT_RE = re.compile(r"[\s\-‐‑–—/:;,.!?()\[\]\"“”‘’']+")
+_NON_ALNUM_RE = re.compile(r"[^A-Za-z0-9]+")
+_OLD_ARXIV_RE = re.compile(r"^(?:arxiv:)?([a-z\-]+(?:\.[A-Z]{2})?)/(\d{7})(?:v\d+)?$", re.IGNORECASE)
+_NEW_ARXIV_RE = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5})(?:v\d+)?$", re.IGNORECASE)
+
+
+def _ascii(text: str) -> str:
+    from unidecode import unidecode
+
+    return unidecode(text)
+
+
+def _alnum(text: str) -> str:
+    return _NON_ALNUM_RE.sub("", _ascii(text))
+
+
+def _first_name(record: Record) -> Name | None:
+    for role in ("author", "editor", "container-author", "translator"):
+        for name in record.names.get(role, ()):
+            if name.literal != "others":
+                return name
+    return None
+
+
+def _author_part(record: Record) -> str:
+    name = _first_name(record)
+    if name is None:
+        return "anon"
+    if name.literal is not None:
+        words = [w for w in _title_words(name.literal) if w.lower() not in STOP_WORDS]
+        return _alnum(words[0]) if words else "anon"
+    text = _alnum(name.family or name.given or "")
+    return text or "anon"
+
+
+def _year(record: Record) -> str:
+    for date in (record.issued, record.arxiv.submitted if record.arxiv else None):
+        if date is not None and date.year is not None:
+            return str(date.year)
+    return ""
+
+
+def _plain_title(record: Record) -> str:
+    title = record.fields.get("title") or ""
+    return _MATH_RE.sub(" ", strip_markup(title))
+
+
+def _title_words(text: str) -> list[str]:
+    return [w for w in _WORD_SPLIT_RE.split(text) if _alnum(w)]
+
+
+def _significant(words: list[str]) -> list[str]:
+    return [w for w in words if w.lower() not in STOP_WORDS and _alnum(w.lower()) not in STOP_WORDS]
+
+
+def _id_key(record: Record) -> str | None:
+    arxiv_id = record.arxiv.id if record.arxiv else None
+    if arxiv_id:
+        m = _NEW_ARXIV_RE.match(arxiv_id) or _OLD_ARXIV_RE.match(arxiv_id)
+        if m:
+            return "arxiv" + re.sub(r"[^a-z0-9.]", "", "".join(m.groups()).lower())
+    doi = record.fields.get("DOI")
+    if doi:
+        return "doi" + re.sub(r"[^a-z0-9.]+", "_", doi.strip().lower()).strip("_")
+    return None
+
+
+def make_key(record: Record, pattern: str = "authyeartitle") -> str:
+    """A citation key for ``record`` in one of :data:`KEY_FORMATS` (see the module docstring).
+
+    >>> from bibconv.model import Date
+    >>> make_key(Record(names={"author": [Name(family="Rodríguez", given="Pau")]},
+    ...                 dates={"issued": Date(((2026,),))}, fields={"title": "On the Attention of Mamba"}))
+    'rodriguez2026attention'
+    """
+    if pattern not in KEY_FORMATS:
+        raise ValueError(f"unknown key format {pattern!r}; choose one of {', '.join(KEY_FORMATS)}")
+    if pattern == "id":
+        key = _id_key(record)
+        if key:
+            return key
+        pattern = "authyeartitle"
+    author = _author_part(record)
+    year = _year(record)
+    if pattern == "authyear":
+        return (author + year).lower()
+    if pattern == "arxiv":
+        words = [w for w in _plain_title(record).split() if _alnum(w)]
+        title = "".join(_alnum(w) for w in _significant(words)[:4])
+        return (author + year + title).lower()
+    words = _significant([w for w in _plain_title(record).split() if _alnum(w)])
+    if pattern == "bbt":
+        short = "".join(_alnum(w)[:1].upper() + _alnum(w)[1:] for w in words[:3])
+        return author.lower() + short + year
+    title = _alnum(words[0]) if words else ""
+    return (author + year + title).lower()
+
+
+def _suffix(n: int) -> str:
+    """0 → ``a``, 25 → ``z``, 26 → ``aa``, 27 → ``ab`` …"""
+    letters = ""
+    n += 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        letters = chr(ord("a") + rem) + letters
+    return letters
+
+
+class KeyAssigner:
+    """Give records unique citation keys within one output, deterministically.
+
+    Existing ids are kept; a repeated id is reported through ``warn`` and made unique by suffix.
+    Generated keys take the first free of ``key``, ``keya``, ``keyb`` … ``keyz``, ``keyaa`` (Better
+    BibTeX's style). Only the set of used keys is kept in memory.
+    """
+
+    def __init__(self, pattern: str = "authyeartitle", *, warn: Callable[[str], None] | None = None) -> None:
+        if pattern not in KEY_FORMATS:
+            raise ValueError(f"unknown key format {pattern!r}; choose one of {', '.join(KEY_FORMATS)}")
+        self.pattern = pattern
+        self.warn = warn
+        self._used: set[str] = set()
+
+    def _unique(self, base: str) -> str:
+        if base not in self._used:
+            return base
+        n = 0
+        while base + _suffix(n) in self._used:
+            n += 1
+        return base + _suffix(n)
+
+    def assign(self, record: Record) -> Record:
+        """``record`` with a key that is unique so far (the same record if its id is kept)."""
+        if record.id:
+            key = self._unique(record.id)
+            if key != record.id and self.warn is not None:
+                self.warn(f"duplicate key {record.id!r} renamed to {key!r}")
+        else:
+            key = self._unique(make_key(record, self.pattern))
+        self._used.add(key)
+        return record if key == record.id else record.replace(id=key)

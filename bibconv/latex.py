@@ -1,0 +1,319 @@
+r"""TeX ↔ Unicode for field values: :func:`decode`, :func:`encode`, :func:`protect_case`.
+
+**Decoding** turns a BibTeX value into record text: accents (``\'e``, ``\'{\i}``, ``{\c c}``,
+``\H{o}``…), special letters (``\ss``, ``\o``, ``\L``…), escapes (``\&``, ``\%``…), ligatures
+(``--`` → –, ``---`` → —, ````` `` ````` → “, ``''`` → ”), ``~`` → U+00A0 and symbols (``\S``, ``\LaTeX``).
+Math (``$…$``, ``$$…$$``, ``\(…\)``, ``\[…\]``) is kept verbatim; macros bibconv does not know
+(``\cite{foo}``, ``\unknownmacro{x}``) stay as written, arguments included. Runs of spaces and
+newlines become one space. The common forms take a table-driven fast path; anything else is parsed
+with pylatexenc's ``LatexWalker`` and rendered by bibconv (pylatexenc's ``latex2text`` table serves
+the remaining symbol macros); text without TeX characters (:func:`has_tex`) is never parsed.
+
+**Rich text** (``markup=True``, the record convention; see :mod:`bibconv.model`): a brace group that
+protects case, i.e. one whose text holds an uppercase letter and that is not a BibTeX "special
+character" (a group opening with an accent or letter macro or ``\relax``, such as ``{\'E}``), becomes
+``<span class="nocase">…</span>``; only the outermost such group is marked and a macro's argument braces
+are not protective groups. ``\textit``/``\emph``/``{\it …}`` → ``<i>``, ``\textbf``/``{\bf …}`` → ``<b>``,
+``\textsc`` → ``<span style="font-variant:small-caps;">``, ``\textsuperscript`` → ``<sup>``,
+``\textsubscript`` → ``<sub>``. **Every literal** ``&``, ``<`` and ``>`` in rich text is written
+``&amp;``, ``&lt;``, ``&gt;`` (inside math and kept macros too), so markup and text never mix up;
+readers of plain-text formats store their values through :func:`escape_markup`, and
+:func:`strip_markup` gives plain Unicode back. With ``markup=False`` the decoder returns plain Unicode.
+The noncharacters U+FDD0–U+FDD3 are used internally and removed from input.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Any
+
+from bibconv._latex_encode import encode, protect_case
+from bibconv._latex_tables import (
+    ACCENTS,
+    LETTERS,
+    LIGATURES,
+    MARKUP_MACROS,
+    MARKUP_SWITCHES,
+    SYMBOLS,
+    TAGS,
+    VERBATIM_MACROS,
+)
+
+__all__ = ["decode", "encode", "escape_markup", "has_tex", "protect_case", "strip_markup"]
+
+_TEX_RE = re.compile(r"[\\{}$~]|--|``|''|!`|\?`")
+_SPACE_RE = re.compile(r"[ \t\r\n\f\v]+")
+_OPEN, _SEP, _CLOSE, _PCT = "\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3"
+_SENTINEL_RE = re.compile("[\ufdd0-\ufdd3]")
+_PERCENT_RE = re.compile(r"(?<!\\)((?:\\\\)*)%")
+_WS = " \t\r\n\f\v"
+_MARK_RE = re.compile(f"{_OPEN}(\\w+){_SEP}|{_CLOSE}(\\w+){_SEP}")
+_EMPTY_TAG_RE = re.compile(f"{_OPEN}(\\w+){_SEP}{_CLOSE}\\1{_SEP}")
+_TAG_RE = re.compile(r"</?(?:i|b|sup|sub|sc|span)(?:\s[^<>]*)?>")
+
+_LETTER_ARG = r"(?:[A-Za-z]|\\[ij](?![A-Za-z])\s*)"
+_SYMBOL_ACCENT = r"""['`^"~=.]"""
+_WORD_ACCENT = r"[cHvkurdbGUhf]"
+_LETTER_NAMES = "|".join(sorted(LETTERS, key=len, reverse=True))
+_FAST_RE = re.compile(
+    rf"\{{\\(?P<a1>{_SYMBOL_ACCENT})\s*(?P<b1>\{{)?(?P<l1>{_LETTER_ARG})(?(b1)\}})\}}"
+    rf"|\{{\\(?P<a2>{_WORD_ACCENT})(?:\s+|(?=\{{))(?P<b2>\{{)?(?P<l2>{_LETTER_ARG})(?(b2)\}})\}}"
+    rf"|\\(?P<a3>{_SYMBOL_ACCENT})\s*(?P<b3>\{{)?(?P<l3>{_LETTER_ARG})(?(b3)\}})"
+    rf"|\\(?P<a4>{_WORD_ACCENT})(?:\s+|(?=\{{))(?P<b4>\{{)?(?P<l4>{_LETTER_ARG})(?(b4)\}})"
+    rf"|\{{\\(?P<s1>{_LETTER_NAMES})\s*\}}"
+    rf"|\\(?P<s2>{_LETTER_NAMES})(?![A-Za-z])(?:\s*\{{\}}|\s*)"
+    r"|\\(?P<e>[&%$#_{} ])"
+    r"|(?P<lig>---|--|``|''|!`|\?`|~)"
+    r"|(?P<brace>[{}])"
+    r"|(?P<bad>[\\$])"
+)
+_SPACING_ACCENTS = {"~": "~", "^": "^", "'": "´", "`": "`", '"': "¨", "=": "¯", ".": "˙", "c": "¸"}
+
+
+def has_tex(text: str) -> bool:
+    """Whether :func:`decode` could change ``text`` (backslash, brace, ``$``, ``~``, a ligature)."""
+    return _TEX_RE.search(text) is not None
+
+
+def escape_markup(text: str) -> str:
+    """Plain text → rich text: escape ``&``, ``<`` and ``>``."""
+    return html.escape(text, quote=False)
+
+
+def strip_markup(text: str) -> str:
+    """Rich text → plain Unicode: drop CSL tags, unescape entities."""
+    if "<" in text:
+        text = _TAG_RE.sub("", text)
+    return html.unescape(text) if "&" in text else text
+
+
+def decode(text: str, *, markup: bool = True) -> str:
+    r"""TeX → Unicode (rich text with ``markup=True``, plain otherwise); see the module docstring.
+
+    >>> decode(r"Rodr\'{\i}guez and {DNA} in $\alpha$--decay")
+    'Rodríguez and <span class="nocase">DNA</span> in $\\alpha$–decay'
+    """
+    if not has_tex(text):
+        text = _SPACE_RE.sub(" ", text).strip(_WS)
+        if _SENTINEL_RE.search(text):
+            text = _SENTINEL_RE.sub("", text)
+        return escape_markup(text) if markup and ("&" in text or "<" in text or ">" in text) else text
+    text = _SENTINEL_RE.sub("", text)
+    raw = _fast(text)
+    if raw is None:
+        raw = _general(text)
+    raw = _SPACE_RE.sub(" ", raw).strip(_WS)
+    return _finish(raw, markup)
+
+
+def _finish(raw: str, markup: bool) -> str:
+    while _EMPTY_TAG_RE.search(raw):
+        raw = _EMPTY_TAG_RE.sub("", raw)
+    if not markup:
+        return _MARK_RE.sub("", raw)
+    raw = escape_markup(raw)
+    if _OPEN not in raw:
+        return raw
+    return _MARK_RE.sub(lambda m: TAGS[m[1]][0] if m[1] else TAGS[m[2]][1], raw)
+
+
+def _open(tag: str) -> str:
+    return f"{_OPEN}{tag}{_SEP}"
+
+
+def _close(tag: str) -> str:
+    return f"{_CLOSE}{tag}{_SEP}"
+
+
+def _wrap(tag: str | None, content: str) -> str:
+    return f"{_open(tag)}{content}{_close(tag)}" if tag else content
+
+
+def _accent(cmd: str, base: str) -> str:
+    """Apply accent ``cmd`` to the first character of ``base`` (``\\t`` ties the first two)."""
+    if not base:
+        return _SPACING_ACCENTS.get(cmd, ACCENTS[cmd])
+    if base[0] in "ıȷ":
+        base = ("i" if base[0] == "ı" else "j") + base[1:]
+    return unicodedata.normalize("NFC", base[0] + ACCENTS[cmd] + base[1:])
+
+
+def _fast_letter(arg: str) -> str:
+    return arg if len(arg) == 1 else arg[1]
+
+
+def _fast(text: str) -> str | None:
+    """Decode the common forms with one regex pass; ``None`` when the general parser is needed."""
+    parts: list[str] = []
+    depth = 0
+    group_at = 0
+    pos = 0
+    for m in _FAST_RE.finditer(text):
+        if m.start() > pos:
+            parts.append(text[pos : m.start()])
+        pos = m.end()
+        kind = m.lastgroup
+        if kind == "bad":
+            return None
+        if kind == "brace":
+            if m[0] == "{":
+                depth += 1
+                if depth == 1:
+                    group_at = len(parts)
+                    parts.append("")
+            else:
+                depth -= 1
+                if depth < 0:
+                    return None
+                if depth == 0 and any(c.isupper() for c in "".join(parts[group_at + 1 :])):
+                    parts[group_at] = _open("nocase")
+                    parts.append(_close("nocase"))
+        elif kind == "lig":
+            parts.append("\u00a0" if m[0] == "~" else LIGATURES[m[0]])
+        elif kind == "e":
+            parts.append(m["e"])
+        elif kind in ("s1", "s2"):
+            parts.append(LETTERS[m[kind]])
+        else:
+            n = kind[1]
+            parts.append(_accent(m["a" + n], _fast_letter(m["l" + n].strip())))
+    if depth:
+        return None
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _general(text: str) -> str:
+    """Decode with pylatexenc's parser and bibconv's renderer."""
+    from pylatexenc.latexwalker import LatexWalker, LatexWalkerError
+
+    # BibTeX values have no comments: a bare ``50%`` is text.
+    text = _PERCENT_RE.sub(lambda m: m[1] + _PCT, text)
+    walker = LatexWalker(text, latex_context=_walker_db(), tolerant_parsing=True)
+    try:
+        nodes, _, _ = walker.get_latex_nodes()
+    except (LatexWalkerError, IndexError, ValueError):
+        return text.replace(_PCT, "%")
+    return _Renderer().nodes(nodes or [], False).replace(_PCT, "%")
+
+
+@lru_cache(maxsize=1)
+def _walker_db() -> Any:
+    from pylatexenc.latexwalker import get_default_latex_context_db
+    from pylatexenc.macrospec import std_macro
+
+    db = get_default_latex_context_db()
+    macros = [std_macro(name, spec) for name, spec in VERBATIM_MACROS.items()]
+    macros += [std_macro(name, "{") for name in ("t", "G", "U", "h", "f")]
+    macros += [std_macro(name, "{") for name in MARKUP_MACROS]
+    macros += [std_macro("href", "{{"), std_macro("url", "{")]
+    db.add_context_category("bibconv", macros=macros, prepend=True)
+    return db
+
+
+@lru_cache(maxsize=1)
+def _l2t() -> Any:
+    from pylatexenc.latex2text import LatexNodes2Text, get_default_latex_context_db
+
+    db = get_default_latex_context_db().filter_context(exclude_categories=["latex-placeholders"])
+    return LatexNodes2Text(latex_context=db, math_mode="verbatim", strict_latex_spaces=True)
+
+
+def _is(node: Any, kind: str) -> bool:
+    return type(node).__name__ == kind
+
+
+class _Renderer:
+    """Render pylatexenc nodes to text with markup sentinels."""
+
+    def nodes(self, nodelist: list[Any], nocase: bool) -> str:
+        out: list[str] = []
+        i = 0
+        while i < len(nodelist):
+            node = nodelist[i]
+            i += 1
+            if node is None:
+                continue
+            if _is(node, "LatexCharsNode"):
+                out.append(node.chars)
+            elif _is(node, "LatexGroupNode"):
+                out.append(self.group(node, nocase))
+            elif _is(node, "LatexSpecialsNode"):
+                chars = node.specials_chars
+                out.append("\u00a0" if chars == "~" else LIGATURES.get(chars, chars))
+            elif _is(node, "LatexMacroNode"):
+                name = node.macroname
+                if name in MARKUP_SWITCHES:
+                    out.append(_wrap(MARKUP_SWITCHES[name], self.nodes(nodelist[i:], nocase)))
+                    break
+                out.append(self.macro(node, nocase))
+                if not self._known(name):
+                    while i < len(nodelist) and _is(nodelist[i], "LatexGroupNode"):
+                        out.append(nodelist[i].latex_verbatim())
+                        i += 1
+            else:  # math, environments, comments: verbatim
+                out.append(node.latex_verbatim())
+        return "".join(out)
+
+    def group(self, node: Any, nocase: bool) -> str:
+        children = [n for n in node.nodelist if not (_is(n, "LatexCharsNode") and not n.chars.strip())]
+        first = children[0] if children else None
+        special = (
+            first is not None
+            and _is(first, "LatexMacroNode")
+            and (first.macroname in ACCENTS or first.macroname in LETTERS or first.macroname == "relax")
+        )
+        content = self.nodes(node.nodelist, True)
+        if nocase or special:
+            return content
+        plain = _MARK_RE.sub("", content)
+        if any(c.isupper() for c in plain):
+            return _wrap("nocase", content)
+        return content
+
+    def arg(self, node: Any, index: int, nocase: bool) -> str | None:
+        args = node.nodeargd.argnlist if node.nodeargd else None
+        if not args or len(args) <= index or args[index] is None:
+            return None
+        arg = args[index]
+        return self.nodes(arg.nodelist if _is(arg, "LatexGroupNode") else [arg], nocase)
+
+    @staticmethod
+    def _known(name: str) -> bool:
+        if name in SYMBOLS or name in LETTERS or name in ACCENTS or name in MARKUP_MACROS:
+            return True
+        if name in VERBATIM_MACROS or name in ("url", "href", "\\"):
+            return True
+        spec = _l2t().latex_context.get_macro_spec(name)
+        return spec is not None and isinstance(spec.simplify_repl, str) and "<" not in spec.simplify_repl
+
+    def macro(self, node: Any, nocase: bool) -> str:
+        name = node.macroname
+        if name in ACCENTS:
+            base = self.arg(node, 0, True)
+            return node.latex_verbatim() if base is None else _accent(name, _MARK_RE.sub("", base))
+        if name in LETTERS:
+            return LETTERS[name]
+        if name in SYMBOLS:
+            return SYMBOLS[name]
+        if name == "\\":
+            return " "
+        if name in MARKUP_MACROS:
+            content = self.arg(node, 0, nocase)
+            return node.latex_verbatim() if content is None else _wrap(MARKUP_MACROS[name], content)
+        if name == "url":
+            args = node.nodeargd.argnlist if node.nodeargd else None
+            if not args or args[0] is None:
+                return node.latex_verbatim()
+            raw = args[0].latex_verbatim()
+            raw = raw[1:-1] if raw.startswith("{") else raw
+            return re.sub(r"\\([%&#_~$])", r"\1", raw)
+        if name == "href":
+            content = self.arg(node, 1, nocase)
+            return node.latex_verbatim() if content is None else content
+        if name in VERBATIM_MACROS or not self._known(name):
+            return node.latex_verbatim()
+        return str(_l2t().macro_node_to_text(node))

@@ -1,0 +1,119 @@
+"""Citation keys: patterns, ASCII folding, uniqueness and stability."""
+
+from __future__ import annotations
+
+import pytest
+
+from bibconv.keys import KEY_FORMATS, KeyAssigner, make_key
+from bibconv.model import Arxiv, Date, Name, Record
+
+
+def _record(
+    family: str | None = "Rodríguez",
+    title: str = "Attention to Mamba: A Recipe for Cross-Architecture Distillation",
+    year: int | None = 2026,
+) -> Record:
+    names = {"author": (Name(family=family, given="Pau"),)} if family else {}
+    dates = {"issued": Date(((year,),))} if year else {}
+    return Record(names=names, dates=dates, fields={"title": title})
+
+
+BERT = Record(
+    names={"author": (Name(family="Devlin", given="Jacob"), Name(family="Chang", given="Ming-Wei"))},
+    dates={"issued": Date(((2019,),))},
+    fields={
+        "title": '<span class="nocase">BERT</span>: Pre-training of Deep Bidirectional Transformers '
+        "for Language Understanding",
+        "DOI": "10.18653/v1/N19-1423",
+    },
+    arxiv=Arxiv(id="1810.04805"),
+)
+
+
+@pytest.mark.parametrize(
+    ("record", "pattern", "expected"),
+    [
+        (_record(), "authyeartitle", "rodriguez2026attention"),
+        (_record(), "authyear", "rodriguez2026"),
+        (BERT, "authyeartitle", "devlin2019bert"),
+        (BERT, "authyear", "devlin2019"),
+        # arXiv's export: surname + year + 4 non-stop words, split on spaces only.
+        (BERT, "arxiv", "devlin2019bertpretrainingdeepbidirectional"),
+        (_record("Vaswani", "Attention Is All You Need", 2023), "arxiv", "vaswani2023attentionneed"),
+        # Better BibTeX: auth.lower + shorttitle(3,3) + year.
+        (BERT, "bbt", "devlinBERTPretrainingDeep2019"),
+        (BERT, "id", "arxiv1810.04805"),
+        (BERT.replace(arxiv=None), "id", "doi10.18653_v1_n19_1423"),
+        (BERT.replace(arxiv=Arxiv(id="hep-th/9901001")), "id", "arxivhepth9901001"),
+        (BERT.replace(arxiv=None, fields={"title": "Words"}), "id", "devlin2019words"),
+        (_record("Łukasz"), "authyear", "lukasz2026"),
+        (_record("Müller"), "authyear", "muller2026"),
+        (_record("张伟"), "authyear", "zhangwei2026"),
+        (_record("Gonçalves", "The Effect of $\\alpha$-entmax"), "authyeartitle", "goncalves2026effect"),
+        (_record("Gonçalves", "$\\alpha$-entmax Works"), "authyeartitle", "goncalves2026entmax"),
+        (_record(None), "authyeartitle", "anon2026attention"),
+        (_record(year=None), "authyeartitle", "rodriguezattention"),
+        (_record(title="On the Of"), "authyeartitle", "rodriguez2026"),
+        (_record(title="<i>In vivo</i> &amp; more"), "authyeartitle", "rodriguez2026vivo"),
+    ],
+)
+def test_make_key(record: Record, pattern: str, expected: str) -> None:
+    assert make_key(record, pattern) == expected
+
+
+def test_key_from_literal_and_editor() -> None:
+    atlas = Record(names={"author": (Name(literal="The ATLAS Collaboration"),)}, fields={"title": "Higgs"})
+    assert make_key(atlas) == "atlashiggs"
+    edited = Record(names={"editor": (Name(family="van der Waals", given="J."),)}, fields={"title": "Gas"})
+    assert make_key(edited) == "vanderwaalsgas"
+    particle = Record(names={"author": (Name(family="Waals", non_dropping_particle="van der"),)})
+    assert make_key(particle, "authyear") == "waals"
+    others_first = Record(names={"author": (Name(literal="others"), Name(family="Doe"))})
+    assert make_key(others_first, "authyear") == "doe"
+
+
+def test_formats_listed_and_unknown_rejected() -> None:
+    assert KEY_FORMATS == ("authyeartitle", "authyear", "arxiv", "bbt", "id")
+    with pytest.raises(ValueError, match="unknown key format"):
+        make_key(BERT, "nope")
+    with pytest.raises(ValueError, match="unknown key format"):
+        KeyAssigner("nope")
+
+
+def test_generated_keys_unique_with_letter_suffixes() -> None:
+    assigner = KeyAssigner()
+    keys = [assigner.assign(_record()).id for _ in range(30)]
+    base = "rodriguez2026attention"
+    assert keys[:4] == [base, base + "a", base + "b", base + "c"]
+    assert keys[26] == base + "z"
+    assert keys[27] == base + "aa"
+    assert keys[28] == base + "ab"
+    assert len(set(keys)) == 30
+
+
+def test_keys_stable_across_runs() -> None:
+    records = [_record(), BERT, _record(), _record("Müller"), BERT]
+    runs = [[assigner.assign(r).id for r in records] for assigner in (KeyAssigner(), KeyAssigner())]
+    assert runs[0] == runs[1]
+    assert runs[0] == [
+        "rodriguez2026attention",
+        "devlin2019bert",
+        "rodriguez2026attentiona",
+        "muller2026attention",
+        "devlin2019berta",
+    ]
+
+
+def test_existing_ids_kept_and_duplicates_reported() -> None:
+    warnings: list[str] = []
+    assigner = KeyAssigner(warn=warnings.append)
+    kept = BERT.replace(id="devlin2019")
+    assert assigner.assign(kept) is kept
+    assert assigner.assign(kept).id == "devlin2019a"
+    assert warnings == ["duplicate key 'devlin2019' renamed to 'devlin2019a'"]
+
+
+def test_generated_key_avoids_ids_used_earlier() -> None:
+    assigner = KeyAssigner("authyear")
+    assigner.assign(BERT.replace(id="devlin2019"))
+    assert assigner.assign(BERT).id == "devlin2019a"
