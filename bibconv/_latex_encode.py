@@ -10,7 +10,8 @@ reads back to the same text. The rules:
   braces are always balanced and a value can never close its field early.
 * Passed through as TeX: math spans (``$$…$$``, ``\(…\)``, ``\[…\]``, and ``$…$`` by pandoc's rule: no
   space just inside the dollars, no digit right after the closing one, so ``$10 and $20`` is text) and
-  control words with balanced brace or bracket arguments (``\cite{foo}``) — what ``decode`` left visible.
+  control words with balanced brace or bracket arguments that ``decode`` leaves visible (``\cite{foo}``,
+  ``\unknownmacro{x}``); a macro ``decode`` would interpret (``\textit{x}`` as text) is escaped.
   A span with unbalanced braces is treated as text.
 * Rich text: ``<span class="nocase">X</span>`` → ``{X}``, ``<i>`` → ``\textit{}``, ``<b>`` → ``\textbf{}``,
   small caps → ``\textsc{}``, ``<sup>``/``<sub>`` → ``\textsuperscript{}``/``\textsubscript{}``.
@@ -60,7 +61,7 @@ _SPECIALS = {
     "\\": r"\textbackslash{}",
     "\u00a0": "~",
 }
-_SPECIAL_RE = re.compile(r"--|``|''|!`|\?`|[&%$#_{}~^\\\u00a0]")
+_SPECIAL_RE = re.compile(r"-{2,}|`{2,}|'{2,}|[!?]`|[&%$#_{}~^\\\u00a0]")
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 
 
@@ -125,7 +126,7 @@ def encode(text: str, *, ascii: bool = False, warn: Callable[[str], None] | None
         kind = m.lastgroup
         if kind == "macro":
             end = _balanced_end(text, m.end())
-            if end < 0 or m.start() < pos:
+            if end < 0 or m.start() < pos or _decoded_macro(m[0][1:]):
                 continue
             token = html.unescape(text[m.start() : end])
         elif m.start() < pos:
@@ -154,6 +155,13 @@ def encode(text: str, *, ascii: bool = False, warn: Callable[[str], None] | None
     return "".join(out)
 
 
+def _decoded_macro(name: str) -> bool:
+    """Whether decoding would turn ``\\name`` into text (then it is text here too, and escaped)."""
+    from bibconv.latex import is_known_macro
+
+    return is_known_macro(name)
+
+
 def _tag(token: str, stack: list[str]) -> str | None:
     if token.startswith("</"):
         name = token[2:-1]
@@ -177,19 +185,34 @@ def _tag(token: str, stack: list[str]) -> str | None:
 
 
 def _text(text: str, ascii: bool, warn: Callable[[str], None] | None, *, math: bool = False) -> str:
+    """Encode a text run; ``math`` runs (math, kept macros) are TeX already and left as they are."""
     if not text:
         return text
-    if not math:
-        text = _SPECIAL_RE.sub(_special, text)
+    if math:
+        if ascii and warn is not None:
+            for ch in dict.fromkeys(_NON_ASCII_RE.findall(text)):
+                warn(f"non-ASCII {ch!r} (U+{ord(ch):04X}) inside TeX {text!r} kept as UTF-8")
+        return text
+    text = _SPECIAL_RE.sub(_special, text)
     if ascii and _NON_ASCII_RE.search(text):
-        text = _NON_ASCII_RE.sub(lambda m: _ascii_char(m[0], warn), text)
+        text = _NON_ASCII_RE.sub(lambda m: _ascii_match(m, warn), text)
     return text
+
+
+def _ascii_match(m: re.Match[str], warn: Callable[[str], None] | None) -> str:
+    tex = _ascii_char(m[0], warn)
+    if tex[:1] in "-`'":  # a ligature next to ``-``, ````` or ``'`` would merge with it: brace it
+        before = m.string[m.start() - 1 : m.start()]
+        after = m.string[m.end() : m.end() + 1]
+        if (before and before in "-`'!?–—“”‘’") or (after and after in "-`'–—“”‘’"):
+            return "{" + tex + "}"
+    return tex
 
 
 def _special(m: re.Match[str]) -> str:
     token = m[0]
-    if len(token) == 2:
-        return token[0] + "{}" + token[1]
+    if len(token) > 1:  # split a ligature: ``-{}-{}-``
+        return "{}".join(token)
     return _SPECIALS[token]
 
 
@@ -216,7 +239,11 @@ def _tex_for(ch: str) -> str | None:
             return "{" + inner + "}"
     latex = _pylatexenc_encoder().unicode_to_latex(ch)
     if latex and latex != ch and latex.isascii():
-        return latex if latex.startswith("{") else "{" + latex.strip() + "}"
+        latex = latex if latex.startswith("{") else "{" + latex.strip() + "}"
+        from bibconv.latex import decode
+
+        if decode(latex, markup=False) == ch:  # pylatexenc approximates some letters (Ŧ as \={T})
+            return latex
     return None
 
 
@@ -263,7 +290,10 @@ def _scan_word(word: str) -> tuple[bool, bool, bool]:
             while j < len(word) and word[j].isalpha():
                 j += 1
             name = word[i + 1 : j]
-            if (depth == 0 or special) and any(c.isupper() for c in name) and name not in _CASELESS:
+            # BibTeX lowercases a control word at depth 0 as plain letters; inside a special
+            # character only the foreign-letter commands (\AE, \OE, \O, \L, \AA) change.
+            changes = depth == 0 or (special and name in _FOREIGN_UPPER)
+            if changes and any(c.isupper() for c in name):
                 upper_positions.append(letters)
                 letters += 1
             i = max(j, i + 2)
@@ -286,7 +316,7 @@ def _scan_word(word: str) -> tuple[bool, bool, bool]:
     return bool(upper_positions), upper_positions[:1] == [0] and len(upper_positions) == 1, letters > 0
 
 
-_CASELESS = frozenset({"i", "j"})
+_FOREIGN_UPPER = frozenset({"AE", "OE", "O", "L", "AA", "DH", "TH", "NG", "DJ"})
 
 
 def protect_case(text: str) -> str:

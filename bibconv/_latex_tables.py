@@ -71,6 +71,28 @@ SYMBOLS: dict[str, str] = {
     "/": "",
     "@": "",
     "relax": "",
+    "null": "",
+    "par": " ",
+    "newline": " ",
+    "linebreak": " ",
+    "slash": "/",
+    "hyphen": "-",
+    "textbraceleft": "{",
+    "textbraceright": "}",
+    "textdollar": "$",
+    "textpercent": "%",
+    "textampersand": "&",
+    "textsection": "§",
+    "textparagraph": "¶",
+    "textdagger": "†",
+    "textdaggerdbl": "‡",
+    "textminus": "−",
+    "textonehalf": "½",
+    "textmu": "µ",
+    "textasteriskcentered": "*",
+    "textpipe": "ǀ",
+    "textdoublepipe": "ǁ",
+    "textdoublebarpipe": "ǂ",
     "LaTeX": "LaTeX",
     "LaTeXe": "LaTeX2ε",
     "TeX": "TeX",
@@ -137,6 +159,9 @@ SYMBOL_TO_TEX: dict[str, str] = {
     "›": "\\guilsinglright",
     "¡": "\\textexclamdown",
     "¿": "\\textquestiondown",
+    "ǀ": "\\textpipe",
+    "ǁ": "\\textdoublepipe",
+    "ǂ": "\\textdoublebarpipe",
 }
 
 # Punctuation written as TeX ligatures in ASCII output.
@@ -145,8 +170,8 @@ PUNCT_TO_TEX: dict[str, str] = {
     "—": "---",
     "“": "``",
     "”": "''",
-    "‘": "`",
-    "’": "'",
+    "‘": "{\\textquoteleft}",
+    "’": "{\\textquoteright}",
 }
 
 # Ligatures TeX makes from ASCII characters in text mode.
@@ -172,7 +197,17 @@ MARKUP_MACROS: dict[str, str | None] = {
     "hbox": None,
     "NoCaseChange": None,
     "ensuremath": None,
+    "autocap": None,
+    "mkbibemph": "i",
+    "mkbibitalic": "i",
+    "mkbibbold": "b",
+    "mkbibsuperscript": "sup",
+    "mkbibsubscript": "sub",
+    "textsuperscript*": "sup",
 }
+
+# Quotation macros → their content between curly quotes.
+QUOTE_MACROS = frozenset({"mkbibquote", "enquote", "textquote"})
 
 # Declarations that format the rest of their group (``{\it text}``).
 MARKUP_SWITCHES: dict[str, str | None] = {

@@ -11,7 +11,8 @@ the remaining symbol macros); text without TeX characters (:func:`has_tex`) is n
 
 **Rich text** (``markup=True``, the record convention; see :mod:`bibconv.model`): a brace group that
 protects case, i.e. one whose text holds an uppercase letter and that is not a BibTeX "special
-character" (a group opening with an accent or letter macro or ``\relax``, such as ``{\'E}``), becomes
+character" (a group opening with a macro that stands for characters: ``{\'E}``, ``{\relax Ch}``,
+``{\LaTeX}``), becomes
 ``<span class="nocase">…</span>``; only the outermost such group is marked and a macro's argument braces
 are not protective groups. ``\textit``/``\emph``/``{\it …}`` → ``<i>``, ``\textbf``/``{\bf …}`` → ``<b>``,
 ``\textsc`` → ``<span style="font-variant:small-caps;">``, ``\textsuperscript`` → ``<sup>``,
@@ -37,12 +38,13 @@ from bibconv._latex_tables import (
     LIGATURES,
     MARKUP_MACROS,
     MARKUP_SWITCHES,
+    QUOTE_MACROS,
     SYMBOLS,
     TAGS,
     VERBATIM_MACROS,
 )
 
-__all__ = ["decode", "encode", "escape_markup", "has_tex", "protect_case", "strip_markup"]
+__all__ = ["decode", "encode", "escape_markup", "has_tex", "is_known_macro", "protect_case", "strip_markup"]
 
 _TEX_RE = re.compile(r"[\\{}$~]|--|``|''|!`|\?`")
 _SPACE_RE = re.compile(r"[ \t\r\n\f\v]+")
@@ -50,6 +52,7 @@ _OPEN, _SEP, _CLOSE, _PCT = "\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3"
 _SENTINEL_RE = re.compile("[\ufdd0-\ufdd3]")
 _PERCENT_RE = re.compile(r"(?<!\\)((?:\\\\)*)%")
 _WS = " \t\r\n\f\v"
+_BRACE_RE = re.compile(r"\\.|[{}]", re.S)
 _MARK_RE = re.compile(f"{_OPEN}(\\w+){_SEP}|{_CLOSE}(\\w+){_SEP}")
 _EMPTY_TAG_RE = re.compile(f"{_OPEN}(\\w+){_SEP}{_CLOSE}\\1{_SEP}")
 _TAG_RE = re.compile(r"</?(?:i|b|sup|sub|sc|span)(?:\s[^<>]*)?>")
@@ -76,6 +79,11 @@ _SPACING_ACCENTS = {"~": "~", "^": "^", "'": "´", "`": "`", '"': "¨", "=": "¯
 def has_tex(text: str) -> bool:
     """Whether :func:`decode` could change ``text`` (backslash, brace, ``$``, ``~``, a ligature)."""
     return _TEX_RE.search(text) is not None
+
+
+def is_known_macro(name: str) -> bool:
+    """Whether :func:`decode` interprets ``\\name`` (otherwise it is kept as written)."""
+    return name not in VERBATIM_MACROS and _Renderer.known(name)
 
 
 def escape_markup(text: str) -> str:
@@ -113,7 +121,7 @@ def _finish(raw: str, markup: bool) -> str:
     while _EMPTY_TAG_RE.search(raw):
         raw = _EMPTY_TAG_RE.sub("", raw)
     if not markup:
-        return _MARK_RE.sub("", raw)
+        return _SPACE_RE.sub(" ", _MARK_RE.sub("", raw)).strip(_WS) if _OPEN in raw else raw
     raw = escape_markup(raw)
     if _OPEN not in raw:
         return raw
@@ -165,9 +173,10 @@ def _fast(text: str) -> str | None:
                     group_at = len(parts)
                     parts.append("")
             else:
+                if depth == 0:  # a stray closing brace is kept as text
+                    parts.append("}")
+                    continue
                 depth -= 1
-                if depth < 0:
-                    return None
                 if depth == 0 and any(c.isupper() for c in "".join(parts[group_at + 1 :])):
                     parts[group_at] = _open("nocase")
                     parts.append(_close("nocase"))
@@ -191,13 +200,34 @@ def _general(text: str) -> str:
     from pylatexenc.latexwalker import LatexWalker, LatexWalkerError
 
     # BibTeX values have no comments: a bare ``50%`` is text.
-    text = _PERCENT_RE.sub(lambda m: m[1] + _PCT, text)
+    text = _escape_stray_braces(_PERCENT_RE.sub(lambda m: m[1] + _PCT, text))
     walker = LatexWalker(text, latex_context=_walker_db(), tolerant_parsing=True)
     try:
         nodes, _, _ = walker.get_latex_nodes()
     except (LatexWalkerError, IndexError, ValueError):
         return text.replace(_PCT, "%")
     return _Renderer().nodes(nodes or [], False).replace(_PCT, "%")
+
+
+def _escape_stray_braces(text: str) -> str:
+    """Escape closing braces that close nothing, so the parser keeps them as text."""
+    if "}" not in text:
+        return text
+    out: list[str] = []
+    depth = 0
+    pos = 0
+    for m in _BRACE_RE.finditer(text):
+        brace = m[0]
+        if brace == "{":
+            depth += 1
+        elif brace == "}":
+            if depth == 0:
+                out.append(text[pos : m.start()] + "\\}")
+                pos = m.end()
+                continue
+            depth -= 1
+    out.append(text[pos:])
+    return "".join(out)
 
 
 @lru_cache(maxsize=1)
@@ -208,7 +238,7 @@ def _walker_db() -> Any:
     db = get_default_latex_context_db()
     macros = [std_macro(name, spec) for name, spec in VERBATIM_MACROS.items()]
     macros += [std_macro(name, "{") for name in ("t", "G", "U", "h", "f")]
-    macros += [std_macro(name, "{") for name in MARKUP_MACROS]
+    macros += [std_macro(name, "{") for name in (*MARKUP_MACROS, *QUOTE_MACROS)]
     macros += [std_macro("href", "{{"), std_macro("url", "{")]
     db.add_context_category("bibconv", macros=macros, prepend=True)
     return db
@@ -220,6 +250,15 @@ def _l2t() -> Any:
 
     db = get_default_latex_context_db().filter_context(exclude_categories=["latex-placeholders"])
     return LatexNodes2Text(latex_context=db, math_mode="verbatim", strict_latex_spaces=True)
+
+
+def _is_character_macro(name: str) -> bool:
+    """A macro that stands for characters: a group opening with it is a BibTeX special character."""
+    if name in ACCENTS or name in LETTERS or name in SYMBOLS:
+        return True
+    if name in MARKUP_MACROS or name in MARKUP_SWITCHES or name in QUOTE_MACROS or name in ("url", "href"):
+        return False
+    return is_known_macro(name)
 
 
 def _is(node: Any, kind: str) -> bool:
@@ -250,7 +289,7 @@ class _Renderer:
                     out.append(_wrap(MARKUP_SWITCHES[name], self.nodes(nodelist[i:], nocase)))
                     break
                 out.append(self.macro(node, nocase))
-                if not self._known(name):
+                if not self.known(name):
                     while i < len(nodelist) and _is(nodelist[i], "LatexGroupNode"):
                         out.append(nodelist[i].latex_verbatim())
                         i += 1
@@ -261,11 +300,7 @@ class _Renderer:
     def group(self, node: Any, nocase: bool) -> str:
         children = [n for n in node.nodelist if not (_is(n, "LatexCharsNode") and not n.chars.strip())]
         first = children[0] if children else None
-        special = (
-            first is not None
-            and _is(first, "LatexMacroNode")
-            and (first.macroname in ACCENTS or first.macroname in LETTERS or first.macroname == "relax")
-        )
+        special = first is not None and _is(first, "LatexMacroNode") and _is_character_macro(first.macroname)
         content = self.nodes(node.nodelist, True)
         if nocase or special:
             return content
@@ -279,13 +314,15 @@ class _Renderer:
         if not args or len(args) <= index or args[index] is None:
             return None
         arg = args[index]
+        if _is(arg, "LatexCharsNode") and not arg.chars:  # missing argument (tolerant parsing)
+            return None
         return self.nodes(arg.nodelist if _is(arg, "LatexGroupNode") else [arg], nocase)
 
     @staticmethod
-    def _known(name: str) -> bool:
+    def known(name: str) -> bool:
         if name in SYMBOLS or name in LETTERS or name in ACCENTS or name in MARKUP_MACROS:
             return True
-        if name in VERBATIM_MACROS or name in ("url", "href", "\\"):
+        if name in VERBATIM_MACROS or name in QUOTE_MACROS or name in ("url", "href", "\\"):
             return True
         spec = _l2t().latex_context.get_macro_spec(name)
         return spec is not None and isinstance(spec.simplify_repl, str) and "<" not in spec.simplify_repl
@@ -311,9 +348,12 @@ class _Renderer:
             raw = args[0].latex_verbatim()
             raw = raw[1:-1] if raw.startswith("{") else raw
             return re.sub(r"\\([%&#_~$])", r"\1", raw)
+        if name in QUOTE_MACROS:
+            content = self.arg(node, 0, nocase)
+            return node.latex_verbatim() if content is None else f"“{content}”"
         if name == "href":
             content = self.arg(node, 1, nocase)
             return node.latex_verbatim() if content is None else content
-        if name in VERBATIM_MACROS or not self._known(name):
+        if name in VERBATIM_MACROS or not self.known(name):
             return node.latex_verbatim()
         return str(_l2t().macro_node_to_text(node))

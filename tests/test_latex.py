@@ -1,0 +1,490 @@
+r"""TeX ↔ Unicode: table-driven decoding, encoding, case protection and real .bib values.
+
+Case origins: ANCHORS §5.1/§5.4 (the libraries' comparison table and the issue trackers cited there:
+latexcodec#96/#36, pylatexenc#107, biber#76/#65, biblib#5, BibParser.jl#39, latex-decode#10, clld#272,
+bibtexparser#441/#283, pandoc#9616), the issue-3 list, and short strings from the real files in
+fixtures/bibtex/ (file named in the comment; origins in fixtures/SOURCES.md).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bibconv.latex import decode, encode, escape_markup, has_tex, protect_case, strip_markup
+
+NBSP = "\u00a0"
+NC = '<span class="nocase">'
+SC = '<span style="font-variant:small-caps;">'
+
+# (TeX, rich text, plain text); plain ``None`` means the same as rich.
+DECODE_CASES: list[tuple[str, str, str | None]] = [
+    # --- acute, in every brace form (issue 3, ANCHORS 5.1) ---
+    (r"Rodr\'iguez", "Rodríguez", None),
+    (r"Rodr\'{i}guez", "Rodríguez", None),
+    (r"Rodr{\'i}guez", "Rodríguez", None),
+    (r"Rodr{\'{i}}guez", "Rodríguez", None),
+    (r"Rodr\'\i guez", "Rodríguez", None),
+    (r"Rodr\'{\i}guez", "Rodríguez", None),
+    (r"Rodr{\'\i}guez", "Rodríguez", None),
+    (r"Rodr{\'{\i}}guez", "Rodríguez", None),
+    (r"Mart{\'{\i}}n", "Martín", None),  # ANCHORS 5.4
+    (r"K{\'{a}}ssio", "Kássio", None),  # latex-decode#10
+    (r"\'{A}vila", "Ávila", None),  # biber#76: accent at field start
+    (r"\'Avila", "Ávila", None),
+    (r"\' e", "é", None),
+    (r"caf\'e", "café", None),
+    # --- the other symbol accents ---
+    (r"\`a la mode", "à la mode", None),
+    (r"{\`e}", "è", None),
+    (r"\^{o}", "ô", None),
+    (r"{\^o}", "ô", None),
+    (r"\^\i", "î", None),
+    (r"M\"uller", "Müller", None),
+    (r"M{\"u}ller", "Müller", None),
+    (r"M\"{u}ller", "Müller", None),
+    (r"M{\"{u}}ller", "Müller", None),
+    (r"na{\"\i}ve", "naïve", None),
+    (r"\"{\i}", "ï", None),  # biber#65
+    (r"\~{n}", "ñ", None),
+    (r"Mu{\~n}oz", "Muñoz", None),
+    (r"\={a}", "ā", None),
+    (r"Aleksiej{\=u}nas", "Aleksiejūnas", None),  # bbt_import_Unabbreviate_on_import_1436-1.bib
+    (r"\.{z}", "ż", None),
+    (r"\.Z", "Ż", None),
+    (r"(112\=0)", "(1120\u0304)", None),  # Unabbreviate_on_import_1436-1.bib: bar over a digit
+    # --- letter accents, braced and space forms ---
+    (r"Gon\c{c}alves", "Gonçalves", None),
+    (r"Gon\c calves", "Gonçalves", None),  # latexcodec#96 space form
+    (r"Gon{\c c}alves", "Gonçalves", None),
+    (r"Gon{\c{c}}alves", "Gonçalves", None),
+    (r"Fran\c{c}ois", "François", None),
+    (r"{\c C}a{\u g}lar", "Çağlar", None),  # BibParser.jl#39
+    (r"{\"U}nl{\"u}, {\c C}a{\u g}lar", "Ünlü, Çağlar", None),
+    (r"Erd\H{o}s", "Erdős", None),
+    (r"Sz\H ol\H o", "Szőlő", None),  # biblib#5
+    (r"{\H o}", "ő", None),
+    (r"\v{s}", "š", None),
+    (r"Dvo\v{r}\'ak", "Dvořák", None),
+    (r"Radim {\v R}eh{\r u}{\v r}ek", "Radim Řehůřek", None),  # bbt_import_Wrong_ring-above_import_1115.bib
+    (r"Jara{\v s}i{\=u}nas", "Jarašiūnas", None),  # Unabbreviate_on_import_1436-1.bib
+    (r"\k{a}", "ą", None),
+    (r"{\k e}", "ę", None),
+    (r"\u{g}", "ğ", None),
+    (r"\r{u}", "ů", None),
+    (r"\r u", "ů", None),
+    (r"\d{a}", "ạ", None),
+    (r"\b{b}", "ḇ", None),
+    (r"\t{oo}", "o\u0361o", None),
+    (r"\v{\i}", "ǐ", None),
+    (r"\^{\j}", "ĵ", None),
+    (r"\'{}", "´", None),
+    (r"\~{}", "~", None),  # ANCHORS 5.1: pylatexenc gives ''
+    (r"\^{}", "^", None),
+    (r"\d{}", "\u0323", None),
+    # --- special letters ---
+    (r"\ss{}", "ß", None),
+    (r"Stra\ss e", "Straße", None),
+    (r"Stra{\ss}e", "Straße", None),
+    (r"{\o}", "ø", None),
+    (r"J{\o}rgen", "Jørgen", None),
+    (r"\O{}re", "Øre", None),
+    (r"{\aa}", "å", None),
+    (r"\AA{}ngstr\"om", "Ångström", None),
+    (r"Tr{\"a}g{\aa}rdh", "Trägårdh", None),  # Unabbreviate_on_import_1436-1.bib
+    (r"{\ae}", "æ", None),
+    (r"\AE", "Æ", None),
+    (r"{\oe}uvre", "œuvre", None),
+    (r"\OE", "Œ", None),
+    (r"{\l}", "ł", None),
+    (r"\L{}ukasz", "Łukasz", None),
+    (r"{\i}", "ı", None),
+    (r"\i{}", "ı", None),
+    (r"Y\i lmaz", "Yılmaz", None),  # latexcodec#96
+    (r"{\j}", "ȷ", None),
+    (r"{\dh}", "ð", None),
+    (r"\DH", "Ð", None),
+    (r"{\th}", "þ", None),
+    (r"\TH{}", "Þ", None),
+    (r"{\ng}", "ŋ", None),
+    (r"\NG", "Ŋ", None),
+    (r"{\dj}", "đ", None),
+    (r"{\DJ}", "Đ", None),
+    (r"Norna Gests \th\'attr", "Norna Gests þáttr", None),  # bbt_export_..._missing_Extra_fields_2816
+    # --- escapes ---
+    (r"R\&D", "R&amp;D", "R&D"),
+    (r"50\%", "50%", None),
+    (r"snake\_case", "snake_case", None),
+    (r"\#1", "#1", None),
+    (r"\$10", "$10", None),  # latexcodec/pybtex keep the backslash
+    (r"\{braces\}", "{braces}", None),
+    (r"a\ b", "a b", None),
+    (r"\textbackslash{}n", "\\n", None),
+    (r"\textless{}b\textgreater{}", "&lt;b&gt;", "<b>"),
+    (r"a \& b < c", "a &amp; b &lt; c", "a & b < c"),
+    (r"\textasciitilde{}user", "~user", None),
+    # --- ligatures, quotes, tie ---
+    (r"1--10", "1–10", None),
+    (r"a---b", "a—b", None),
+    (r"``quoted''", "“quoted”", None),
+    (r"`single'", "`single'", None),  # ANCHORS 5.1: unchanged
+    (r"J.~R.~R. Tolkien", f"J.{NBSP}R.{NBSP}R. Tolkien", None),
+    (r"Salvatoris~-- Vom", f"Salvatoris{NBSP}– Vom", None),  # biblatex-examples.bib
+    (r"!`Hola!", "¡Hola!", None),
+    (r"?`Qu\'e?", "¿Qué?", None),
+    (r"-{}-", "--", None),
+    (r"Lan\-guage", "Language", None),  # discretionary hyphen, xampl.bib
+    # --- \relax, \null and symbols ---
+    (r"{\relax Ch}ristensen", "Christensen", None),
+    (r"{\relax Ph}ilippe", "Philippe", None),  # bbt_export_Do_not_caps-protect_name_fields
+    (r"d'{\null} Este", "d' Este", None),  # same file
+    (r"\LaTeX{} and \TeX", "LaTeX and TeX", None),  # pylatexenc drops both
+    (r"{\LaTeX}", "LaTeX", None),  # a BibTeX special character: no nocase
+    (r"\BibTeX", "BibTeX", None),
+    (r"\S 3", "§3", None),
+    (r"\S{}3", "§3", None),
+    (r"\P 2", "¶2", None),
+    (r"\copyright{} 2020", "© 2020", None),
+    (r"\textregistered", "®", None),
+    (r"\ldots", "…", None),
+    (r"\dots{} and", "… and", None),
+    (r"Core\textendash{}Shell", "Core–Shell", None),  # Unabbreviate_on_import_1436-1.bib
+    (r"V2.42 \textemdash{} a", "V2.42 — a", None),
+    (r"\textquotedblleft x\textquotedblright", "“x”", None),
+    (r"\pounds 5", "£5", None),
+    (r"\texteuro 5", "€5", None),
+    (r"AND\slash OR", "AND/OR", None),  # xampl-like AI bibliography in bibtexparser_traps.bib
+    (r"\textdoublebarpipe{}Khomani", "ǂKhomani", None),  # bbt_export_Export_U01C2_..._2896.biblatex
+    (r"\textbar{} x", "| x", None),
+    (r"\guillemotleft x\guillemotright", "«x»", None),
+    (r"\alpha", "α", None),  # a text-mode symbol macro from pylatexenc's table
+    (r"a\\b", "a b", None),
+    (r"first\par second", "first second", None),
+    (r"100\,mm", "100\u202fmm", None),
+    # --- math stays verbatim ---
+    (r"The $x^2$ term", "The $x^2$ term", None),
+    (r"$\alpha$-decay", "$\\alpha$-decay", None),
+    (r"$\alpha$-entmax", "$\\alpha$-entmax", None),  # issue 3
+    (r"$\mathcal{O}(n)$", "$\\mathcal{O}(n)$", None),
+    (r"H$_2$O", "H$_2$O", None),
+    (r"\(x+y\)", "\\(x+y\\)", None),
+    (r"$$E=mc^2$$", "$$E=mc^2$$", None),
+    (r"\[a\]", "\\[a\\]", None),
+    (r"{Cu$_2$O}", f"{NC}Cu$_2$O</span>", "Cu$_2$O"),  # bbt_import_Failure_to_handle_unparsed_author_names
+    (r"$a<b$ \& c", "$a&lt;b$ &amp; c", "$a<b$ & c"),
+    (r"$\mathbf{P}^{1}$", "$\\mathbf{P}^{1}$", None),  # pandoc#9616
+    (r"{{k$\cdot$p}} Method", "k$\\cdot$p Method", None),
+    (r"$-$50\,d{B}", f"$-$50\u202fd{NC}B</span>", "$-$50\u202fdB"),  # bibtexparser_features.bib
+    # --- unknown macros stay visible ---
+    (r"\unknownmacro{x} y", "\\unknownmacro{x} y", None),
+    (r"\cite{foo}", "\\cite{foo}", None),
+    (r"see~\cite[p.~3]{foo}", f"see{NBSP}\\cite[p.~3]{{foo}}", None),
+    (r"Reprinted in \cite{NONMON}.", "Reprinted in \\cite{NONMON}.", None),  # bibtexparser_traps.bib
+    (r"\ref{x}", "\\ref{x}", None),
+    (r"\textcite{9.51:2} conducted", "\\textcite{9.51:2} conducted", None),  # BBT #2660 file
+    (r"\ocirc{u}", "\\ocirc{u}", None),
+    (r"\arabic{author} authors", "\\arabic{author} authors", None),  # biblatex-examples.bib
+    (r"\foo", "\\foo", None),
+    (r"\'", "\\'", None),
+    # --- \url, \href ---
+    (r"\url{https://a.b/c_d}", "https://a.b/c_d", None),
+    (r"\url{http://example.com/~user}", "http://example.com/~user", None),  # bibtexparser_features.bib
+    (r"\url{a\_b\%20}", "a_b%20", None),
+    (r"\href{http://x.org}{the site}", "the site", None),
+    # --- protective braces and nocase ---
+    (r"{NASA} and {B}ayesian", f"{NC}NASA</span> and {NC}B</span>ayesian", "NASA and Bayesian"),
+    (r"{DNA}", f"{NC}DNA</span>", "DNA"),
+    (r"{{DNA}}", f"{NC}DNA</span>", "DNA"),
+    (r"{t}est", "test", None),  # latexcodec#36
+    (r"{lower case}", "lower case", None),
+    (r"{\'E}cole", "École", None),
+    (r"{{\'E}cole}", f"{NC}École</span>", "École"),
+    (r"{\"U}ber", "Über", None),
+    (
+        r"{{Ts’msyen Sm’algyax Authority}}",
+        f"{NC}Ts’msyen Sm’algyax Authority</span>",
+        "Ts’msyen Sm’algyax Authority",
+    ),
+    (r"{G{\'{e}}rard} {Ben Arous}", f"{NC}Gérard</span> {NC}Ben Arous</span>", "Gérard Ben Arous"),
+    (r"{{Collective Mind, Part II}}", f"{NC}Collective Mind, Part II</span>", "Collective Mind, Part II"),
+    (r"{{CASINO}}: {{A}} New", f"{NC}CASINO</span>: {NC}A</span> New", "CASINO: A New"),
+    (r"{unbalanced", "unbalanced", None),
+    (r"x}y", "x}y", None),
+    (r"x}y \'e", "x}y é", None),
+    (r"{}", "", None),
+    # --- formatting macros → rich text ---
+    (r"\textit{in vivo}", "<i>in vivo</i>", "in vivo"),
+    (r"\emph{x}", "<i>x</i>", "x"),
+    (r"\textbf{y}", "<b>y</b>", "y"),
+    (r"\textsc{z}", f"{SC}z</span>", "z"),
+    (r"5\textsuperscript{th}", "5<sup>th</sup>", "5th"),
+    (r"CO\textsubscript{2}", "CO<sub>2</sub>", "CO2"),
+    (r"{\it Drosophila} flies", f"{NC}<i>Drosophila</i></span> flies", "Drosophila flies"),
+    (r"{\em see} it", "<i>see</i> it", "see it"),
+    (r"{\bf bold} x", "<b>bold</b> x", "bold x"),
+    (r"{\sc CONNIVER}", f"{NC}{SC}CONNIVER</span></span>", "CONNIVER"),  # BBT #871 file
+    (r"\textit{\textbf{x}}", "<i><b>x</b></i>", "x"),
+    (r"\textit{DNA}", "<i>DNA</i>", "DNA"),
+    (r"\textit{{DNA}}", f"<i>{NC}DNA</span></i>", "DNA"),
+    (r"\textup{The good place} ends", "The good place ends", None),  # BBT #2660 file
+    (r"\texttt{crossref}", "crossref", None),
+    (r"\mbox{x y}", "x y", None),
+    (r"\mkbibquote{Intention} und", "“Intention” und", None),  # biblatex-examples.bib
+    (r"\mkbibemph{amici curiae}", "<i>amici curiae</i>", "amici curiae"),
+    (r"\autocap{e}xcerpt", "excerpt", None),
+    (r"\textit{}", "", None),
+    (
+        r"{{Al{\textsubscript{0.4}}Ga{\textsubscript{0.6}}As}}",
+        f"{NC}Al<sub>0.4</sub>Ga<sub>0.6</sub>As</span>",
+        "Al0.4Ga0.6As",
+    ),  # Unabbreviate_on_import_1436-1.bib
+    # --- whitespace and percent ---
+    ("a\n   b\t c", "a b c", None),
+    ("  padded  ", "padded", None),
+    (f"keep{NBSP}", f"keep{NBSP}", None),
+    ("50% off", "50% off", None),  # BibTeX has no comments inside values
+    (r"50% of {\'e}t\'e", "50% of été", None),
+    # --- no TeX at all ---
+    ("Journal of Things", "Journal of Things", None),
+    ("Rodríguez & Co <x>", "Rodríguez &amp; Co &lt;x&gt;", "Rodríguez & Co <x>"),
+    ("10.1000/xyz", "10.1000/xyz", None),
+]
+
+
+@pytest.mark.parametrize(("tex", "rich", "plain"), DECODE_CASES)
+def test_decode(tex: str, rich: str, plain: str | None) -> None:
+    assert decode(tex) == rich
+    assert decode(tex, markup=False) == (rich if plain is None else plain)
+    assert strip_markup(decode(tex)) == decode(tex, markup=False)
+
+
+def test_table_size() -> None:
+    assert len(DECODE_CASES) >= 150
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("plain title", False),
+        ("10.1000/xyz-1", False),
+        ("Rodríguez", False),
+        (r"Rodr\'iguez", True),
+        ("{DNA}", True),
+        ("$x$", True),
+        ("a~b", True),
+        ("1--2", True),
+        ("``q''", True),
+        ("it's", False),
+    ],
+)
+def test_has_tex(text: str, expected: bool) -> None:
+    assert has_tex(text) is expected
+    if not expected:
+        assert decode(text, markup=False) == text
+
+
+def test_strip_and_escape_markup() -> None:
+    assert strip_markup('<i>a</i> &amp; <span class="nocase">B</span> &lt;3') == "a & B <3"
+    assert strip_markup("no markup") == "no markup"
+    assert escape_markup("a < b & c") == "a &lt; b &amp; c"
+
+
+# --- encoding ---------------------------------------------------------------------------------
+
+ENCODE_CASES: list[tuple[str, str, str]] = [
+    # (record text, UTF-8 BibTeX, ASCII BibTeX)
+    ("Rodríguez", "Rodríguez", r"Rodr{\'{i}}guez"),  # pylatexenc#107: never {\'\i}
+    ("François", "François", r"Fran{\c{c}}ois"),  # latexcodec#96: never \c c
+    ("Dvořák", "Dvořák", r"Dvo{\v{r}}{\'{a}}k"),
+    ("Erdős", "Erdős", r"Erd{\H{o}}s"),
+    ("Müller", "Müller", r"M{\"{u}}ller"),
+    ("Straße", "Straße", r"Stra{\ss}e"),
+    ("Łukasz Øre Åsa æ œ ı", "Łukasz Øre Åsa æ œ ı", r"{\L}ukasz {\O}re {\AA}sa {\ae} {\oe} {\i}"),
+    ("Þór ð ŋ Đ", "Þór ð ŋ Đ", r"{\TH}{\'{o}}r {\dh} {\ng} {\DJ}"),
+    ("naïve", "naïve", r"na{\"{i}}ve"),
+    ("Ặ", "Ặ", r"{\u{\d{A}}}"),
+    ("ǿ", "ǿ", r"{\'{\o}}"),
+    ("R&D 50% $5 #1 a_b", r"R\&D 50\% \$5 \#1 a\_b", r"R\&D 50\% \$5 \#1 a\_b"),
+    ("R&amp;D &lt;x&gt;", r"R\&D <x>", r"R\&D <x>"),
+    ("{braces}", r"\{braces\}", r"\{braces\}"),
+    ("unbalanced { or }", r"unbalanced \{ or \}", r"unbalanced \{ or \}"),
+    ("a~b^c\\d", r"a\textasciitilde{}b\textasciicircum{}c\textbackslash{}d", ""),
+    (f"J.{NBSP}R.", "J.~R.", "J.~R."),
+    ("1--10", "1-{}-10", "1-{}-10"),
+    ("1–10 a—b “q” ‘s’", "1–10 a—b “q” ‘s’", "1--10 a---b ``q'' {\\textquoteleft}s{\\textquoteright}"),
+    ("``x''", "`{}`x'{}'", "`{}`x'{}'"),
+    ("§3 © … «x»", "§3 © … «x»", r"{\S}3 {\textcopyright} {\ldots} {\guillemotleft}x{\guillemotright}"),
+    ("$\\alpha$-entmax", "$\\alpha$-entmax", "$\\alpha$-entmax"),
+    ("H$_2$O and \\(x\\)", "H$_2$O and \\(x\\)", "H$_2$O and \\(x\\)"),
+    ("$a&lt;b$", "$a<b$", "$a<b$"),
+    ("from $10 to $20", r"from \$10 to \$20", r"from \$10 to \$20"),
+    ("$ x$", r"\$ x\$", r"\$ x\$"),
+    ("$a}$", r"\$a\}\$", r"\$a\}\$"),
+    ("see \\cite{foo}", "see \\cite{foo}", "see \\cite{foo}"),
+    ("\\cite[p.~3]{foo}", "\\cite[p.~3]{foo}", "\\cite[p.~3]{foo}"),
+    ("\\unknownmacro{x} y", "\\unknownmacro{x} y", "\\unknownmacro{x} y"),
+    ("\\bad{", r"\textbackslash{}bad\{", r"\textbackslash{}bad\{"),
+    ("\\foo bar", r"\textbackslash{}foo bar", r"\textbackslash{}foo bar"),
+    (f"{NC}DNA</span> repair", "{DNA} repair", "{DNA} repair"),
+    ("<i>in vivo</i>", r"\textit{in vivo}", r"\textit{in vivo}"),
+    ("<b>x</b> <sup>th</sup> <sub>2</sub>", r"\textbf{x} \textsuperscript{th} \textsubscript{2}", ""),
+    (f"{SC}Abc</span>", r"\textsc{Abc}", r"\textsc{Abc}"),
+    (f"<i>{NC}É</span></i>", r"\textit{{É}}", r"\textit{{{\'{E}}}}"),
+    ("<i>unclosed", r"\textit{unclosed}", r"\textit{unclosed}"),
+    ("stray</i> close", "stray</i> close", "stray</i> close"),
+    ("张伟", "张伟", "张伟"),
+    ("α-decay", "α-decay", r"{\ensuremath{\alpha}}-decay"),
+]
+
+
+# Inputs that are not canonical rich text (a raw ``&``, broken tags) are still encoded safely;
+# what decoding gives back is the canonical form.
+NOT_CANONICAL = {
+    "R&D 50% $5 #1 a_b": "R&amp;D 50% $5 #1 a_b",
+    "<i>unclosed": "<i>unclosed</i>",
+    "stray</i> close": "stray&lt;/i&gt; close",
+}
+
+
+@pytest.mark.parametrize(("text", "utf8", "ascii_tex"), ENCODE_CASES)
+def test_encode(text: str, utf8: str, ascii_tex: str) -> None:
+    assert encode(text) == utf8
+    if ascii_tex:
+        assert encode(text, ascii=True) == ascii_tex
+
+
+def test_encode_ascii_warns_and_keeps_unknown_characters() -> None:
+    warnings: list[str] = []
+    assert encode("Sơn 张", ascii=True, warn=warnings.append) == "Sơn 张"
+    assert warnings == [
+        "no TeX form for 'ơ' (U+01A1); kept as UTF-8",
+        "no TeX form for '张' (U+5F20); kept as UTF-8",
+    ]
+    assert encode("Sơn", ascii=True) == "Sơn"  # no callback: still kept, no exception
+
+
+@pytest.mark.parametrize(("text", "utf8", "ascii_tex"), ENCODE_CASES)
+def test_decode_reads_encode_back(text: str, utf8: str, ascii_tex: str) -> None:
+    if text in NOT_CANONICAL:
+        assert decode(utf8) == NOT_CANONICAL[text]
+        return
+    assert decode(utf8) == text
+    if ascii_tex:
+        assert decode(ascii_tex) == text
+
+
+# --- case protection --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "protected"),
+    [
+        ("Attention Is All You Need", "Attention {Is} {All} {You} {Need}"),
+        (
+            "BERT: Pre-training of Deep Bidirectional Transformers",
+            "{BERT}: Pre-training of {Deep} {Bidirectional} {Transformers}",
+        ),
+        ("A study of DNA repair", "A study of {DNA} repair"),
+        ("On iPhone usage", "On {iPhone} usage"),
+        ("CamelCase names", "{CamelCase} names"),
+        ("Bayesian inference", "Bayesian inference"),
+        ("inference, Bayesian style", "inference, {Bayesian} style"),
+        ("Models (Bayesian).", "Models ({Bayesian})."),
+        ("Already {DNA} and {Bayesian}", "Already {DNA} and {Bayesian}"),
+        ("{Fully protected Title}", "{Fully protected Title}"),
+        ("{{Double}} braces", "{{Double}} braces"),
+        ("Über {\\'E}cole", "Über {{\\'E}cole}"),
+        ("Using \\LaTeX{} well", "Using {\\LaTeX{}} well"),
+        ("\\textit{Drosophila} genes", "\\textit{Drosophila} genes"),
+        ("The $X$ factor", "The {$X$} factor"),
+        ("Two sentences: Another one", "Two sentences: Another one"),
+        ("lowercase start Word", "lowercase start {Word}"),
+        ("x", "x"),
+        ("", ""),
+    ],
+)
+def test_protect_case(title: str, protected: str) -> None:
+    assert protect_case(title) == protected
+    assert protect_case(protected) == protected  # never double-protected
+
+
+# --- properties: decode(encode(s)) == s ---------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_LATIN = "".join(chr(c) for c in range(0x20, 0x7F)) + "".join(chr(c) for c in range(0xC0, 0x180) if c != 0xD7)
+_PUNCT = "–—“”‘’…§©«»¡¿°€£\u00a0"
+_plain_chars = st.text(alphabet=_LATIN + _PUNCT, min_size=1, max_size=12)
+
+
+def _normal(text: str) -> str:
+    """Text as decode returns it: single ASCII spaces, no space at the ends."""
+    return " ".join(text.split(" ")).strip(" ") if text else text
+
+
+_words = st.lists(_plain_chars.map(lambda s: " ".join(s.split())), min_size=1, max_size=4).map(" ".join)
+_math = st.sampled_from(["$\\alpha$", "$\\beta_2$", "$x^2$", "$\\mathcal{O}(n)$", "$\\Gamma$", "$a&lt;b$"])
+_upper_word = st.from_regex(r"[A-Z][A-Za-z0-9]{0,5}", fullmatch=True)
+
+
+def _rich(leaf: st.SearchStrategy[str], nocase: bool) -> st.SearchStrategy[str]:
+    base = st.one_of(leaf.map(escape_markup), _math)
+    tagged = st.tuples(st.sampled_from(["i", "b", "sup", "sub"]), base).map(
+        lambda t: f"<{t[0]}>{t[1]}</{t[0]}>"
+    )
+    parts = [base, tagged]
+    if nocase:
+        parts.append(_upper_word.map(lambda w: f"{NC}{w}</span>"))
+    return st.lists(st.one_of(*parts), min_size=1, max_size=5).map(" ".join)
+
+
+def _canonical(text: str) -> bool:
+    return text == " ".join(text.split()) and text == text.strip()
+
+
+@settings(max_examples=300, deadline=None)
+@given(_words)
+def test_roundtrip_plain_text(text: str) -> None:
+    text = escape_markup(" ".join(text.split()))
+    if not text:
+        return
+    assert decode(encode(text)) == text
+    assert decode(encode(text, ascii=True)) == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(_rich(_words, nocase=True))
+def test_roundtrip_rich_text_and_math(text: str) -> None:
+    if not _canonical(text):
+        return
+    assert decode(encode(text)) == text
+    assert decode(encode(text, ascii=True)) == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+def test_encode_output_is_balanced_and_decodes(text: str) -> None:
+    for value in (encode(text), encode(text, ascii=True)):
+        depth = 0
+        escaped = False
+        for ch in value:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                assert depth >= 0
+        assert depth == 0
+        decode(value)
+        decode(value, markup=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=_LATIN + "{}\\$~%&_^'`-éü\n", max_size=40))
+def test_decode_never_fails(text: str) -> None:
+    rich = decode(text)
+    assert strip_markup(rich) == decode(text, markup=False)
+    assert "\ufdd0" not in rich
