@@ -9,7 +9,8 @@ reads back to the same text. The rules:
   ligatures are split (``-{}-``, ```{}```, ``'{}'``). Every literal brace is escaped, so the output's
   braces are always balanced and a value can never close its field early.
 * Passed through as TeX: math spans (``$$…$$``, ``\(…\)``, ``\[…\]``, and ``$…$`` by pandoc's rule: no
-  space just inside the dollars, no digit right after the closing one, so ``$10 and $20`` is text) and
+  space just inside the dollars, and a digit right after the closing one only when the span holds
+  ``\ ^ _ {`` — so ``$10 and $20`` is text but ``$\pm$0.1`` is math; a span never crosses a tag) and
   control words with balanced brace or bracket arguments that ``decode`` leaves visible (``\cite{foo}``,
   ``\unknownmacro{x}``); a macro ``decode`` would interpret (``\textit{x}`` as text) is escaped.
   A span with unbalanced braces is treated as text.
@@ -44,10 +45,12 @@ _OPEN_TAGS = {
 _TOKEN_RE = re.compile(
     r"(?P<tag><(?:/?(?:i|b|sup|sub|sc)|/span|span\s+class=\"nocase\"|"
     r"span\s+style=\"font-variant:\s*small-caps;?\")>)"
-    r"|(?P<math>\$\$.+?\$\$|\\\(.+?\\\)|\\\[.+?\\\]|\$(?=[^\s$])(?:[^$\\]|\\.)*?(?<=[^\s\\])\$(?!\d))"
+    r"|(?P<math>\$\$[^<]+?\$\$|\\\([^<]+?\\\)|\\\[[^<]+?\\\]|\$(?=[^\s$])(?:[^$\\<]|\\[^<])*?(?<=[^\s\\])\$)"
     r"|(?P<macro>\\[A-Za-z]+)(?=\s*[\[{])",
     re.S,
 )
+_DIGIT_AFTER_RE = re.compile(r"\d")
+_TEXISH_RE = re.compile(r"[\\^_{]")
 _SPECIALS = {
     "&": r"\&",
     "%": r"\%",
@@ -126,8 +129,8 @@ def encode(text: str, *, ascii: bool = False, warn: Callable[[str], None] | None
         kind = m.lastgroup
         if kind == "macro":
             end = _balanced_end(text, m.end())
-            if end < 0 or m.start() < pos or _decoded_macro(m[0][1:]):
-                continue
+            if end < 0 or m.start() < pos or "<" in text[m.start() : end] or _decoded_macro(m[0][1:]):
+                continue  # not balanced, inside a token, holding markup, or a macro decoding reads
             token = html.unescape(text[m.start() : end])
         elif m.start() < pos:
             continue
@@ -139,6 +142,8 @@ def encode(text: str, *, ascii: bool = False, warn: Callable[[str], None] | None
             if emitted is None:
                 continue
         elif kind == "math":
+            if _DIGIT_AFTER_RE.match(text, m.end()) and not _TEXISH_RE.search(token):
+                continue  # ``$20 and $30``: a closing dollar before a digit must look like TeX
             token = html.unescape(token)
             if not _is_balanced(token):
                 continue

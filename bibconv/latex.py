@@ -54,6 +54,8 @@ _PERCENT_RE = re.compile(r"(?<!\\)((?:\\\\)*)%")
 _WS = " \t\r\n\f\v"
 _BRACE_RE = re.compile(r"\\.|[{}]", re.S)
 _MARK_RE = re.compile(f"{_OPEN}(\\w+){_SEP}|{_CLOSE}(\\w+){_SEP}")
+_ONE_MARK = f"(?:{_OPEN}|{_CLOSE})\\w+{_SEP}"
+_TAG_RUN_RE = re.compile(f"(?:{_ONE_MARK}| )*{_ONE_MARK}(?:{_ONE_MARK}| )*")
 _EMPTY_TAG_RE = re.compile(f"{_OPEN}(\\w+){_SEP}{_CLOSE}\\1{_SEP}")
 _TAG_RE = re.compile(r"</?(?:i|b|sup|sub|sc|span)(?:\s[^<>]*)?>")
 
@@ -117,11 +119,29 @@ def decode(text: str, *, markup: bool = True) -> str:
     return _finish(raw, markup)
 
 
+def _tidy_run(m: re.Match[str]) -> str:
+    """Spaces around and between tags: one space at the first one's place, none at the ends."""
+    run = m[0]
+    tags = _MARK_RE.findall(run)
+    if " " not in run or m.start() == 0 or m.end() == len(m.string):
+        return "".join(_mark(*t) for t in tags)
+    first = run.index(" ")
+    before = len(_MARK_RE.findall(run[:first]))
+    return "".join(_mark(*t) for t in tags[:before]) + " " + "".join(_mark(*t) for t in tags[before:])
+
+
+def _mark(opening: str, closing: str) -> str:
+    return _open(opening) if opening else _close(closing)
+
+
 def _finish(raw: str, markup: bool) -> str:
+    if _OPEN not in raw:
+        return escape_markup(raw) if markup else raw
     while _EMPTY_TAG_RE.search(raw):
         raw = _EMPTY_TAG_RE.sub("", raw)
+    raw = _TAG_RUN_RE.sub(_tidy_run, raw)
     if not markup:
-        return _SPACE_RE.sub(" ", _MARK_RE.sub("", raw)).strip(_WS) if _OPEN in raw else raw
+        return _MARK_RE.sub("", raw)
     raw = escape_markup(raw)
     if _OPEN not in raw:
         return raw
@@ -322,7 +342,9 @@ class _Renderer:
     def known(name: str) -> bool:
         if name in SYMBOLS or name in LETTERS or name in ACCENTS or name in MARKUP_MACROS:
             return True
-        if name in VERBATIM_MACROS or name in QUOTE_MACROS or name in ("url", "href", "\\"):
+        if name in VERBATIM_MACROS or name in QUOTE_MACROS or name in MARKUP_SWITCHES:
+            return True
+        if name in ("url", "href", "\\"):
             return True
         spec = _l2t().latex_context.get_macro_spec(name)
         return spec is not None and isinstance(spec.simplify_repl, str) and "<" not in spec.simplify_repl

@@ -312,6 +312,8 @@ ENCODE_CASES: list[tuple[str, str, str]] = [
     ("1--10", "1-{}-10", "1-{}-10"),
     ("1–10 a—b “q” ‘s’", "1–10 a—b “q” ‘s’", "1--10 a---b ``q'' {\\textquoteleft}s{\\textquoteright}"),
     ("``x''", "`{}`x'{}'", "`{}`x'{}'"),
+    ("a---b x```y", "a-{}-{}-b x`{}`{}`y", "a-{}-{}-b x`{}`{}`y"),
+    ("–– -– !“", "–– -– !“", "{--}{--} -{--} !{``}"),
     ("§3 © … «x»", "§3 © … «x»", r"{\S}3 {\textcopyright} {\ldots} {\guillemotleft}x{\guillemotright}"),
     ("$\\alpha$-entmax", "$\\alpha$-entmax", "$\\alpha$-entmax"),
     ("H$_2$O and \\(x\\)", "H$_2$O and \\(x\\)", "H$_2$O and \\(x\\)"),
@@ -488,3 +490,41 @@ def test_decode_never_fails(text: str) -> None:
     rich = decode(text)
     assert strip_markup(rich) == decode(text, markup=False)
     assert "\ufdd0" not in rich
+
+
+# --- real .bib values ---------------------------------------------------------------------------
+
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+_BIB_FILES = sorted((Path(__file__).parent.parent / "fixtures" / "bibtex").glob("*.bib*"))
+_CONTROL_WORD_RE = re.compile(r"(?<!\\)(?:\\\\)*\\([A-Za-z]+)")
+
+
+def _values(path: Path) -> list[str]:
+    import bibtexparser
+
+    library = bibtexparser.parse_string(path.read_text(encoding="utf-8", errors="replace"))
+    return [str(f.value) for entry in library.entries for f in entry.fields]
+
+
+def test_real_files_present() -> None:
+    assert len(_BIB_FILES) >= 40
+
+
+@pytest.mark.parametrize("path", _BIB_FILES, ids=lambda p: p.name[:40])
+def test_real_values_decode_and_reencode(path: Path) -> None:
+    from bibconv.latex import is_known_macro
+
+    for value in _values(path):
+        rich = decode(value)
+        assert "\ufdd0" not in rich
+        assert strip_markup(rich) == decode(value, markup=False)
+        # Re-encoding a decoded value reads back the same, in both output modes.
+        assert decode(encode(rich)) == rich, value
+        assert decode(encode(rich, ascii=True)) == rich, value
+        # A macro decoding does not know stays visible.
+        for name in _CONTROL_WORD_RE.findall(value):
+            assert is_known_macro(name) or "\\" + name in rich, (name, value)
+        if not has_tex(value):
+            assert decode(value, markup=False) == " ".join(value.split())
