@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bibconv.dates import parse_date, search_date
@@ -35,11 +35,11 @@ TRUNCATED_NOTE = "Abstract truncated in the source listing"
 
 _SPACE = re.compile(r"\s+")
 _MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
-_TEX_OUTSIDE_MATH = re.compile(r"\\(?:[A-Za-z]+|['`^\"~=.])|[{}]")
+_TEX_OUTSIDE_MATH = re.compile(r"\\(?:[A-Za-z]+|['`^\"~=.%&$#_{}])|[{}]")
 _TRUNCATED = re.compile(r"(?:…|\.\.\.)\s*$")
 _BYLINE_SEPARATORS = " \t·•|—–-,;:("
 _YEAR_ONLY = re.compile(r"^(?P<before>.*?)[\s(\[·•|—–,-]*\b(?P<year>1[5-9]\d\d|2\d\d\d)\b[\s)\].]*$")
-_NAME_WORD = re.compile(r"^(?:[^\W\d_][\w'’.\-]*|[^\W\d_]\.?)$")
+_NAME_WORD = re.compile(r"^-?(?:[^\W\d_][\w'’.\-]*|[^\W\d_]\.?)$")
 _LOWER_PARTICLES = frozenset(
     {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "dos", "das", "la", "le", "ter",
      "ten", "bin", "al", "el", "y", "e", "zu", "af", "av", "and", "und", "et"}
@@ -76,12 +76,45 @@ def plain_name(text: str) -> str:
     return clean_space(latex.decode(text, markup=False)) if _has_tex(text) else text
 
 
+_PAREN = re.compile(r"^(?P<name>.*?)\s*\((?P<aff>[^()]*)\)\s*$")
+
+
+def _pieces(text: str) -> list[str]:
+    """Split at commas and semicolons outside parentheses."""
+    pieces, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char in ",;" and depth <= 0:
+            pieces.append(text[start:index])
+            start = index + 1
+    pieces.append(text[start:])
+    return [p.strip() for p in pieces if p.strip()]
+
+
+def _without_affiliations(text: str) -> str:
+    return ", ".join(m.group("name") if (m := _PAREN.match(p)) else p for p in _pieces(text))
+
+
 def authors_from_text(text: str) -> tuple[Name, ...]:
-    """``Jiesong Chen, Pau Rodr\\'iguez and Lei Li`` → names in order, TeX decoded."""
+    """``Jiesong Chen, Pau Rodr\\'iguez and Lei Li`` → names in order, TeX decoded.
+
+    A parenthesis after a name (``Hollis Robbins (University of Utah)``, arXiv's way) is the
+    name's affiliation.
+    """
     from bibconv.names import split_name_list
 
     text = _LABELS.sub("", plain_name(text)).strip(" ,;.")
-    return tuple(split_name_list(text)) if text else ()
+    if "(" not in text:
+        return tuple(split_name_list(text)) if text else ()
+    names: list[Name] = []
+    for piece in _pieces(text):
+        match = _PAREN.match(piece)
+        found = split_name_list(match.group("name") if match else piece)
+        if match and found:
+            last = found[-1]
+            found[-1] = replace(last, affiliation=(*last.affiliation, clean_space(match.group("aff"))))
+        names.extend(found)
+    return tuple(names)
 
 
 def _is_cjk(char: str) -> bool:
@@ -90,7 +123,7 @@ def _is_cjk(char: str) -> bool:
 
 def looks_like_names(text: str) -> bool:
     """Whether ``text`` reads as an author list: short capitalised names, commas, ``and``."""
-    text = _LABELS.sub("", plain_name(text)).strip(" ,;")
+    text = _without_affiliations(_LABELS.sub("", plain_name(text)).strip(" ,;"))
     if not text or len(text) > 4000 or any(c.isdigit() for c in text):
         return False
     pieces = [p.strip() for p in re.split(r",|;|\band\b|\bund\b|\bet\b|&|、|，", text) if p.strip()]
@@ -102,7 +135,9 @@ def looks_like_names(text: str) -> bool:
             return False
         if any(not _NAME_WORD.match(w) for w in words):
             return False
-        capitals = [w for w in words if w.lower() not in _LOWER_PARTICLES]
+        capitals = [
+            w for w in words if w.lower() not in _LOWER_PARTICLES and not (w.islower() and len(w) <= 3)
+        ]
         lowercase = not capitals or any(w[0].isalpha() and not w[0].isupper() for w in capitals)
         if lowercase and not all(_is_cjk(c) for c in piece.replace(" ", "")):
             return False

@@ -1,0 +1,221 @@
+"""HTML plumbing for the ``html`` reader: bytes to text, the parse, cleaning, text of a node.
+
+Pages are parsed with lexbor (through selectolax), an HTML5 parser that builds the tree
+a browser builds, malformed nesting included. The encoding is the one the page declares:
+a byte-order mark, then ``<meta charset>`` / ``http-equiv`` or an XML declaration in the
+first bytes, as browsers look for it; undeclared pages are read as UTF-8, and as
+Windows-1252 (with a warning) when they are not valid UTF-8.
+
+Text never comes from scripts, styles, templates, comments, frames, form controls or
+attributes: :func:`clean` removes them before anything is read.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urljoin
+
+from bibconv.formats._listing import clean_space
+from bibconv.registry import ReadContext
+from bibconv.textio import sniff_encoding
+
+__all__ = [
+    "BLOCK_TAGS",
+    "absolute",
+    "clean",
+    "decode_html",
+    "line_links",
+    "lines_of",
+    "parse",
+    "rich_of",
+    "text_of",
+]
+
+_PRESCAN = 4096
+_META_CHARSET = re.compile(rb"<meta[^>]+?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.IGNORECASE)
+_XML_ENCODING = re.compile(rb"^\s*<\?xml[^>]+encoding\s*=\s*[\"']([A-Za-z0-9._:-]+)", re.IGNORECASE)
+# What browsers read instead of what pages say (WHATWG Encoding: "latin1" means windows-1252).
+_ALIASES = {"iso8859-1": "cp1252", "latin-1": "cp1252", "ascii": "cp1252", "utf-16": "utf-8"}
+_NOISE = (
+    "script, style, noscript, template, iframe, frame, frameset, object, embed, svg, canvas, "
+    "button, select, input, textarea, option, dialog, [hidden], [aria-hidden=true]"
+)
+_BLOCK_TAGS = (
+    "address article aside blockquote body dd details dialog div dl dt fieldset figcaption figure footer "
+    "form h1 h2 h3 h4 h5 h6 header hr html li main nav ol p pre section table tbody thead tfoot tr td th "
+    "ul br caption summary"
+)
+BLOCK_TAGS = frozenset(_BLOCK_TAGS.split())
+_RICH = {"i": "i", "em": "i", "cite": "i", "b": "b", "strong": "b", "sup": "sup", "sub": "sub"}
+
+
+def _encoding_name(label: str) -> str | None:
+    try:
+        name = codecs.lookup(label).name
+    except LookupError:
+        return None
+    name = _ALIASES.get(name, name)
+    return "utf-8" if name.startswith("utf-16") or name.startswith("utf-32") else name
+
+
+def decode_html(data: bytes, ctx: ReadContext) -> str:
+    """The page's text in the encoding it declares (see the module docstring)."""
+    encoding = sniff_encoding(data[:4], default="")
+    declared = bool(encoding)
+    if not encoding:
+        head = data[:_PRESCAN]
+        match = _XML_ENCODING.match(head) or _META_CHARSET.search(head)
+        if match:
+            label = match.group(1).decode("ascii", "replace")
+            encoding = _encoding_name(label) or ""
+            declared = bool(encoding)
+            if not encoding:
+                ctx.warn(f"unknown encoding {label!r} declared by the page; reading it as UTF-8")
+    encoding = encoding or "utf-8"
+    try:
+        return data.decode(encoding).lstrip("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        if not declared and encoding == "utf-8":
+            ctx.warn("the page declares no encoding and is not valid UTF-8; reading it as Windows-1252", line)
+            return data.decode("cp1252", errors="replace")
+        ctx.warn(f"invalid {encoding} bytes in the page (first at byte {exc.start}) were replaced", line)
+        return data.decode(encoding, errors="replace").lstrip("\ufeff")
+
+
+def parse(text: str) -> Any:
+    """The HTML5 tree of ``text`` (a selectolax ``LexborHTMLParser``)."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    return LexborHTMLParser(text, scripting=True)
+
+
+def clean(tree: Any) -> None:
+    """Remove everything that is not page text: scripts, styles, controls, comments, UI toggles."""
+    root = tree.root
+    if root is None:
+        return
+    for node in root.css(_NOISE):
+        node.decompose()
+    for node in root.css("a[onclick]:not([href]), a[href^='javascript:']"):
+        node.decompose()
+    comments = [n for n in root.traverse(include_text=True) if n.is_comment_node]
+    for node in comments:
+        node.decompose()
+
+
+def _events(node: Any) -> Iterator[tuple[str, Any]]:
+    """``("open"|"close", element)`` and ``("text", str)`` in document order, without recursion."""
+    stack: list[tuple[Any, bool]] = [(node, False)]
+    while stack:
+        current, closing = stack.pop()
+        if closing:
+            yield "close", current
+            continue
+        tag = current.tag
+        if tag == "-text":
+            yield "text", current.text(deep=False)
+            continue
+        if tag.startswith("-"):
+            continue
+        yield "open", current
+        stack.append((current, True))
+        stack.extend((child, False) for child in reversed(list(current.iter(include_text=True))))
+
+
+def line_links(node: Any) -> list[tuple[str, list[str]]]:
+    """The node's text as lines, each with the ``href`` of the links on it.
+
+    Block elements and ``<br>`` end lines; a ``<br>`` on an empty line gives one empty line
+    (a paragraph break in ``<br>``-separated text).
+    """
+    lines: list[tuple[str, list[str]]] = []
+    current: list[str] = []
+    links: list[str] = []
+
+    def flush(blank: bool = False) -> None:
+        text = clean_space("".join(current))
+        if text:
+            lines.append((text, list(links)))
+        elif blank and lines and lines[-1][0] != "":
+            lines.append(("", []))
+        current.clear()
+        links.clear()
+
+    for kind, value in _events(node):
+        if kind == "text":
+            current.append(value)
+        elif value.tag == "br":
+            if kind == "open":
+                flush(blank=not clean_space("".join(current)))
+        elif value.tag in BLOCK_TAGS and value is not node:
+            flush()
+        elif kind == "open" and value.tag == "a" and value.attributes.get("href"):
+            links.append(value.attributes["href"])
+    flush()
+    while lines and lines[-1][0] == "":
+        lines.pop()
+    return lines
+
+
+def lines_of(node: Any) -> list[str]:
+    """The node's text as lines (see :func:`line_links`)."""
+    return [text for text, _ in line_links(node)]
+
+
+def text_of(node: Any | None) -> str:
+    """The node's text on one line (block boundaries become spaces)."""
+    if node is None:
+        return ""
+    parts: list[str] = []
+    for kind, value in _events(node):
+        if kind == "text":
+            parts.append(value)
+        elif value.tag in BLOCK_TAGS:
+            parts.append(" ")
+    return clean_space("".join(parts))
+
+
+def rich_of(node: Any, skip: frozenset[int] = frozenset()) -> str:
+    """The node's text as record rich text: ``<i>``, ``<b>``, ``<sup>``, ``<sub>`` kept, the rest escaped.
+
+    Elements whose ``mem_id`` is in ``skip`` (links to leave out of a title) are not read.
+    """
+    from bibconv import latex
+
+    parts: list[str] = []
+    skipping: list[Any] = []
+    for kind, value in _events(node):
+        if skipping:
+            if kind == "close" and value.mem_id == skipping[-1]:
+                skipping.pop()
+            elif kind == "open" and value.mem_id in skip:
+                skipping.append(value.mem_id)
+            continue
+        if kind == "text":
+            parts.append(latex.escape_markup(value))
+        elif kind == "open" and value.mem_id in skip:
+            skipping.append(value.mem_id)
+        elif value.tag in _RICH and value is not node:
+            tag = _RICH[value.tag]
+            parts.append(f"<{tag}>" if kind == "open" else f"</{tag}>")
+        elif value.tag in BLOCK_TAGS:
+            parts.append(" ")
+    text = clean_space("".join(parts))
+    for tag in ("i", "b", "sup", "sub"):  # drop empty or space-only pairs left by skipped content
+        text = re.sub(rf"<{tag}>\s*</{tag}>", " ", text)
+    return clean_space(text)
+
+
+def absolute(href: str | None, base: str | None) -> str | None:
+    """``href`` made absolute against ``base``; ``None`` when it cannot be (or is not a web link)."""
+    if not href:
+        return None
+    href = href.strip()
+    if href.startswith(("javascript:", "mailto:", "#", "data:")):
+        return None
+    joined = urljoin(base, href) if base else href
+    return joined if joined.startswith(("http://", "https://")) else None

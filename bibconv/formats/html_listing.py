@@ -1,0 +1,193 @@
+"""Web pages that list papers, or describe one: arXiv pages, publisher pages, any listing.
+
+What the reader looks for, in this order:
+
+1. arXiv's own listing (``/list/…``) and search-result pages: every field they show
+   (:mod:`bibconv.formats._html_arxiv`).
+2. A page about one work: Highwire ``citation_*`` meta tags (or Dublin Core), merged with
+   the JSON-LD, microdata and COinS that describe the same work; on an arXiv abstract
+   page, the body adds the version, comments, subjects and dates. Structured data wins
+   over visible text.
+3. Works listed as structured data: schema.org JSON-LD (``ScholarlyArticle``, ``ItemList``
+   of them), microdata, COinS spans.
+4. Any other listing: its repeated blocks (:mod:`bibconv.formats._html_generic`).
+
+A page with none of these gives no records and a warning that says so. The page's
+``lang`` attribute (or the ``lang`` read option) tells the date parser which language
+month names are in when they are ambiguous. Relative links are resolved against
+``<base href>`` or the page's canonical URL when the page has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import IO, Any, ClassVar
+
+from bibconv.errors import ParseError
+from bibconv.formats import _html_arxiv, _html_generic, _html_schema, _html_structured
+from bibconv.formats._html_dom import absolute, clean, decode_html, parse
+from bibconv.formats._listing import Entry
+from bibconv.model import Record
+from bibconv.registry import ReadContext, register
+
+__all__ = ["HtmlListingReader"]
+
+_LIMIT = 64 << 20
+
+
+def _base(tree: Any, metas: list[tuple[str, str]]) -> str | None:
+    node = tree.css_first("base[href]")
+    candidates = [node.attributes.get("href") if node is not None else None]
+    canonical = tree.css_first("link[rel=canonical][href]")
+    candidates.append(canonical.attributes.get("href") if canonical is not None else None)
+    candidates.append(next((v for k, v in metas if k == "og:url"), None))
+    return next((u for u in (absolute(c, None) for c in candidates) if u), None)
+
+
+def _is_arxiv(base: str | None, metas: list[tuple[str, str]], tree: Any) -> bool:
+    if base and "arxiv.org" in base:
+        return True
+    return any(k == "citation_arxiv_id" for k, _ in metas) or tree.css_first("#abs h1.title") is not None
+
+
+def _single(
+    tree: Any, metas: list[tuple[str, str]], items: list[Entry], base: str | None, ctx: ReadContext
+) -> Entry | None:
+    """The work a single-article page describes, all its sources merged; ``None`` if it has none."""
+    entry = _html_structured.highwire(metas, base)
+    dublin = _html_structured.dublin_core(metas)
+    visible = _html_arxiv.abs_entry(tree, base) if _is_arxiv(base, metas, tree) else None
+    if entry is None and visible is None:
+        if dublin is None:
+            return None
+        entry, dublin = dublin, None
+    if entry is None and visible is not None:
+        entry = visible[0]
+    if entry is None:
+        return None
+    for other in items:
+        if _html_structured.same_work(entry, other):
+            _html_structured.merge(entry, other)
+    if dublin is not None and _html_structured.same_work(entry, dublin):
+        _html_structured.merge(entry, dublin)
+    if visible is not None:
+        shown, arxiv = visible
+        if entry is not shown:
+            _html_structured.merge(entry, shown)
+        meta = entry.arxiv
+        if meta is not None and meta.id == arxiv.id:
+            arxiv = replace(
+                arxiv,
+                submitted=meta.submitted or arxiv.submitted,
+                updated=meta.updated or arxiv.updated,
+                version=arxiv.version or meta.version,
+            )
+        _html_arxiv.finish(entry, arxiv, ctx)
+    elif entry.arxiv is not None:
+        _html_arxiv.finish(entry, entry.arxiv, ctx)
+    if entry.arxiv is not None:
+        entry.extra.pop("html:pdf_url", None)  # arXiv's PDF link follows from the id
+    if entry.arxiv is not None and entry.arxiv.version is None and base:
+        from bibconv.arxiv import parse_arxiv_id
+
+        found = parse_arxiv_id(base, bare=False)
+        if found and found[0] == entry.arxiv.id and found[1]:
+            entry.arxiv = replace(entry.arxiv, version=found[1])
+    return entry
+
+
+def _structured_items(tree: Any, scripts: list[str], base: str | None, ctx: ReadContext) -> list[Entry]:
+    """JSON-LD, microdata and COinS works, each work once (the first source wins)."""
+    found: list[Entry] = []
+    sources = (
+        _html_schema.json_ld(scripts, base, ctx.warn),
+        _html_schema.microdata(tree, base),
+        _html_structured.coins(tree),
+    )
+    for source in sources:
+        for entry in source:
+            twin = next((e for e in found if _html_structured.same_work(e, entry)), None)
+            if twin is None:
+                found.append(entry)
+            else:
+                _html_structured.merge(twin, entry)
+    return found
+
+
+def _entries(tree: Any, ctx: ReadContext) -> Iterator[Entry]:
+    metas = _html_structured.metas(tree)
+    base = _base(tree, metas)
+    scripts = [s.text(deep=True) for s in tree.css("script[type='application/ld+json']")]
+    html = tree.css_first("html[lang]")
+    lang = ctx.option("lang") or (html.attributes.get("lang") if html is not None else None)
+    clean(tree)
+    if _html_arxiv.is_list(tree):
+        yield from _html_arxiv.list_entries(tree, ctx)
+        return
+    if _html_arxiv.is_search(tree):
+        yield from _html_arxiv.search_entries(tree, ctx)
+        return
+    items = _structured_items(tree, scripts, base, ctx)
+    single = _single(tree, metas, items, base, ctx)
+    if single is not None:
+        yield single
+        return
+    if items:
+        for entry in items:
+            if entry.arxiv is not None:
+                _html_arxiv.finish(entry, entry.arxiv, ctx)
+        yield from items
+        return
+    _html_generic.remove_chrome(tree)
+    for entry in _html_generic.listing_entries(tree, base, lang):
+        yield _html_arxiv.finish(entry, entry.arxiv, ctx) if entry.arxiv is not None else entry
+
+
+@register
+class HtmlListingReader:
+    """Reads web pages that list papers (arXiv, aggregators, any listing) or describe one."""
+
+    name: ClassVar[str] = "html"
+    extensions: ClassVar[tuple[str, ...]] = (".html", ".htm", ".xhtml")
+    description: ClassVar[str] = (
+        "web page listing papers (arXiv, publisher meta tags, JSON-LD, COinS, any listing)"
+    )
+
+    @staticmethod
+    def sniff(head: str) -> float:
+        text = head.lstrip().lower()
+        if text.startswith("<!doctype html") or text.startswith("<html"):
+            return 0.95
+        if text.startswith("<?xml") and ("<html" in text or "xhtml" in text):
+            return 0.9
+        if not text.startswith("<"):
+            return 0.0
+        if any(tag in text for tag in ("<html", "<head", "<body", "<meta ", "<div", "<p>", "<title>")):
+            return 0.7 if "<feed" not in text and "<rss" not in text else 0.0
+        return 0.0
+
+    def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
+        data = stream.read(_LIMIT + 1)
+        if len(data) > _LIMIT:
+            from bibconv.errors import LimitError
+
+            ctx.fail(LimitError(f"the page is larger than {_LIMIT >> 20} MiB", ctx.span(1)))
+            return
+        if not data.strip():
+            ctx.warn("the page is empty: no records")
+            return
+        try:
+            tree = parse(decode_html(data, ctx))
+        except (ValueError, RuntimeError) as exc:
+            ctx.fail(ParseError(f"cannot parse the page as HTML: {exc}", ctx.span(1)))
+            return
+        count = 0
+        for count, entry in enumerate(_entries(tree, ctx), 1):
+            yield entry.to_record(ctx.span(index=count - 1))
+        if count == 0:
+            ctx.warn(
+                "no paper listing or bibliographic metadata found in this page "
+                "(no arXiv listing, citation_* meta tags, JSON-LD, microdata, COinS, or repeated blocks "
+                "with titles): no records"
+            )
