@@ -17,5 +17,5 @@ def check_golden(path: Path, actual: str, update: bool) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(actual, encoding="utf-8", newline="")
         return
-    expected = path.read_text(encoding="utf-8", newline="")
+    expected = path.read_bytes().decode("utf-8")  # exact bytes: no newline translation
     assert actual == expected, f"output differs from golden {path.relative_to(FIXTURES.parent)}"
