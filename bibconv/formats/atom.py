@@ -1,0 +1,272 @@
+"""arXiv feeds: API responses and announcement feeds, read as a stream.
+
+Four layouts are detected by their root element and read alike:
+
+* arXiv API responses (``export.arxiv.org/api/query``): Atom 1.0 with the ``arxiv:`` and
+  ``opensearch:`` namespaces, in the 2016–2025 layout and the 2026 one;
+* the announcement feeds of ``rss.arxiv.org`` since 2024: RSS 2.0 (``arxiv:announce_type``,
+  comma-joined ``dc:creator``) and its Atom variant;
+* the legacy announcement feed (RSS 1.0 / RDF, until January 2024), whose titles end in
+  ``(arXiv:ID vN [class] UPDATED)``.
+
+The field mapping is described in :mod:`bibconv.formats.atom_map`.
+
+arXiv's error answer (one entry whose id is under ``/api/errors``; the announcement service's
+``Feed error for query`` feed) becomes a :class:`~bibconv.errors.RemoteError` carrying arXiv's
+message; an empty feed gives no records and no error.
+
+Parsing is streaming and hardened: lxml ``iterparse`` clears each entry once it is mapped, so memory
+does not grow with the feed; entities are never expanded, no DTD is loaded, the parser has no
+network access, and a document whose DOCTYPE declares entities or names an external DTD
+(billion laughs, external entities reading local files, DTDs fetched from the network) is refused
+before its body is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import IO, Any, ClassVar
+
+from bibconv.errors import ParseError, RemoteError
+from bibconv.formats.atom_map import RawEntry, arxiv_id_of, is_error_entry, to_record
+from bibconv.model import Record
+from bibconv.registry import ReadContext, register
+
+__all__ = ["AtomReader"]
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+ARXIV = "{http://arxiv.org/schemas/atom}"
+DC = "{http://purl.org/dc/elements/1.1/}"
+RSS1 = "{http://purl.org/rss/1.0/}"
+RDF = "{http://www.w3.org/1999/02/22-rdf-syntax-ns#}"
+
+_ROOTS = {f"{ATOM}feed": "atom", "rss": "rss2", f"{RDF}RDF": "rdf"}
+_ENTRIES = frozenset({f"{ATOM}entry", "item", f"{RSS1}item"})
+_FEED_ERROR = "feed error for query"
+_SIMPLE = {
+    "id": "id",
+    "title": "title",
+    "summary": "summary",
+    "description": "summary",
+    "published": "published",
+    "updated": "updated",
+    "pubdate": "pub_date",
+    "date": "pub_date",
+    "comment": "comment",
+    "journal_ref": "journal_ref",
+    "journal_reference": "journal_ref",
+    "doi": "doi",
+    "announce_type": "announce_type",
+    "rights": "rights",
+    "guid": "guid",
+}
+
+
+class _Tap:
+    """Passes a byte stream to the parser and notes the line of a ``<!DOCTYPE``."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+        self.scanning = True
+        self.doctype_line: int | None = None
+        self._newlines = 0
+        self._tail = b""
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._stream.read(size)
+        if self.scanning and data and self.doctype_line is None:
+            window = self._tail + data
+            found = window.find(b"<!DOCTYPE")
+            if found >= 0:
+                self.doctype_line = (
+                    self._newlines - self._tail.count(b"\n") + window.count(b"\n", 0, found) + 1
+                )
+            self._newlines += data.count(b"\n")
+            self._tail = window[-9:]
+        return data
+
+
+def _local(tag: Any) -> tuple[str, str]:
+    """``(namespace, lowercase local name)`` of an element tag."""
+    if not isinstance(tag, str):
+        return "", ""
+    if tag.startswith("{"):
+        namespace, _, local = tag[1:].partition("}")
+        return namespace, local.lower()
+    return "", tag.lower()
+
+
+def _text(elem: Any) -> str:
+    return "".join(elem.itertext())
+
+
+def _collect(elem: Any, kind: str) -> RawEntry:
+    """Gather what one entry or item says."""
+    raw = RawEntry(kind=kind, line=elem.sourceline, about=elem.get(f"{RDF}about"))
+    creators: list[str] = []
+    for child in elem:
+        namespace, local = _local(child.tag)
+        if local == "author" and namespace != DC[1:-1]:
+            name = child.findtext(f"{ATOM}name") or child.findtext("name") or ""
+            affiliations = tuple(_text(a) for a in child if _local(a.tag)[1] == "affiliation")
+            raw.authors.append((name, affiliations))
+        elif local == "creator":
+            creators.append(_text(child))
+        elif local == "category":
+            raw.categories.append(child.get("term") or _text(child))
+        elif local == "primary_category":
+            raw.primary = child.get("term")
+        elif local == "link" and child.get("href") is not None:
+            raw.links.append(dict(sorted(child.attrib.items())))
+        elif local == "link":
+            raw.link = _text(child)
+        elif local in _SIMPLE and getattr(raw, _SIMPLE[local]) is None:
+            setattr(raw, _SIMPLE[local], _text(child))
+    if creators:
+        raw.creators = ", ".join(creators)
+    return raw
+
+
+def _discard(elem: Any) -> None:
+    """Free an element that has been read, and the siblings before it."""
+    elem.clear(keep_tail=False)
+    parent = elem.getparent()
+    if parent is not None:
+        while elem.getprevious() is not None:
+            del parent[0]
+
+
+@register
+class AtomReader:
+    """Reads arXiv API responses and announcement feeds (Atom, RSS 2.0, RSS 1.0/RDF)."""
+
+    name: ClassVar[str] = "atom"
+    extensions: ClassVar[tuple[str, ...]] = (".atom",)
+    description: ClassVar[str] = "arXiv API responses and announcement feeds (Atom, RSS 2.0, RSS 1.0/RDF)"
+
+    @staticmethod
+    def sniff(head: str) -> float:
+        text = head.lstrip().lower()
+        if not text.startswith("<"):
+            return 0.0
+        feed = "<feed" in text and "http://www.w3.org/2005/atom" in text
+        rss = "<rss" in text or ("<rdf:rdf" in text and "purl.org/rss/1.0" in text)
+        if not (feed or rss):
+            return 0.0
+        return 0.95 if "arxiv" in text else 0.5
+
+    def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
+        from lxml import etree
+
+        tap = _Tap(stream)
+        events = etree.iterparse(
+            tap,
+            events=("start", "end"),
+            resolve_entities=False,
+            no_network=True,
+            load_dtd=False,
+            huge_tree=False,
+            remove_comments=True,
+            remove_pis=True,
+        )
+        kind = ""
+        depth = 0
+        channel: dict[str, str] = {}
+        try:
+            for event, elem in events:
+                if event == "start":
+                    depth += 1
+                    if depth == 1:
+                        tap.scanning = False
+                        kind = self._root(elem, tap, ctx)
+                        if not kind:
+                            return
+                    continue
+                level, depth = depth, depth - 1
+                if elem.tag in _ENTRIES:
+                    record = self._record(_collect(elem, kind), channel, ctx)
+                    _discard(elem)
+                    if record is not None:
+                        yield record
+                elif level == 1:
+                    self._feed_error(channel, elem.sourceline, ctx)
+                elif level == 2 or (kind == "rss2" and level == 3):
+                    _namespace, local = _local(elem.tag)
+                    if local in ("title", "subtitle", "description", "date") and local not in channel:
+                        channel[local] = _text(elem)
+                    elif local == "channel":
+                        date = elem.findtext(f"{DC}date")
+                        channel.setdefault("date", date or "")
+                    _discard(elem)
+        except etree.XMLSyntaxError as exc:
+            line, column = exc.position if exc.position else (exc.lineno, None)
+            ctx.fail(ParseError(f"not well-formed XML: {exc.msg}", ctx.span(line, column)))
+
+    def _root(self, elem: Any, tap: _Tap, ctx: ReadContext) -> str:
+        """Check the DOCTYPE and the root element; the feed layout, or "" after a failure."""
+        info = elem.getroottree().docinfo
+        dtd = info.internalDTD
+        entities = [e.name for e in dtd.iterentities()] if dtd is not None else []
+        line = tap.doctype_line or elem.sourceline
+        if info.system_url or info.public_id:
+            ctx.fail(
+                ParseError(
+                    f"the DOCTYPE names an external DTD ({info.system_url or info.public_id});"
+                    " bibconv never loads DTDs (they can read local files or the network):"
+                    " remove the DOCTYPE",
+                    ctx.span(line),
+                )
+            )
+            return ""
+        if entities:
+            shown = ", ".join(entities[:5]) + (", …" if len(entities) > 5 else "")
+            ctx.fail(
+                ParseError(
+                    f"the DOCTYPE declares XML entities ({shown}); bibconv never expands entities"
+                    " (billion-laughs and external-entity attacks): remove the DOCTYPE",
+                    ctx.span(line),
+                )
+            )
+            return ""
+        kind = _ROOTS.get(elem.tag, "")
+        if not kind:
+            ctx.fail(
+                ParseError(
+                    f"not an arXiv feed: the root element is <{_local(elem.tag)[1]}>,"
+                    " expected an Atom <feed>, an RSS <rss> or an RSS 1.0 <rdf:RDF>",
+                    ctx.span(elem.sourceline),
+                )
+            )
+        return kind
+
+    @staticmethod
+    def _feed_error(channel: dict[str, str], line: int | None, ctx: ReadContext) -> None:
+        """The announcement service's error feed: a ``Feed error for query`` title, no items."""
+        if channel.get("title", "").strip().lower().startswith(_FEED_ERROR):
+            message = (channel.get("subtitle") or channel.get("description") or channel["title"]).strip()
+            ctx.fail(RemoteError(f"arXiv feed error: {message}", ctx.span(line)))
+
+    @staticmethod
+    def _record(raw: RawEntry, channel: dict[str, str], ctx: ReadContext) -> Record | None:
+        """Map one entry, or report it through ``ctx.fail`` and give ``None``."""
+        if "title" in channel and channel.get("title", "").strip().lower().startswith(_FEED_ERROR):
+            return None
+        if is_error_entry(raw):
+            message = " ".join((raw.summary or raw.title or "unknown error").split())
+            ctx.fail(RemoteError(f"arXiv API error: {message}", ctx.span(raw.line)))
+            return None
+        found = arxiv_id_of(raw)
+        if found is None:
+            shown = raw.id or raw.guid or raw.link or raw.about or "none"
+            ctx.fail(
+                ParseError(f"the entry has no arXiv identifier (id: {shown.strip()})", ctx.span(raw.line))
+            )
+            return None
+        if raw.kind == "rdf" and not raw.pub_date:
+            raw.pub_date = channel.get("date") or None
+        try:
+            record = to_record(raw, found, ctx.options)
+        except (ValueError, TypeError) as exc:
+            ctx.fail(ParseError(str(exc), ctx.span(raw.line), found[0]))
+            return None
+        return record.replace(origin=ctx.span(raw.line))
