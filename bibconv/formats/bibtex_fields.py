@@ -1,0 +1,321 @@
+r"""One BibTeX entry (resolved TeX field values) → one canonical record.
+
+Names are split on the raw TeX, then decoded (:mod:`bibconv.names`); other values are decoded
+with :func:`bibconv.latex.decode` (rich text), except identifiers (``url``, ``doi``, ``eprint``…),
+which are taken verbatim. The arXiv block is filled from every spelling real files use; the fields
+that only repeat it (``archivePrefix``, ``journal = {arXiv preprint arXiv:…}``, the arXiv DOI and
+abs URL, ``publisher = {arXiv}``) are consumed, so they are not kept twice.
+
+Titles: a writer brace-protects every word whose case a style could change (:func:`latex.protect_case`),
+so on reading a one-word ``{Word}`` group that protection would have added anyway is not marked
+``nocase``; BibTeX → BibTeX is then stable, and groups that mean more (``{Monte Carlo}``, ``{A}``,
+``{BERT}-based``) stay marked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bibconv import latex
+from bibconv.arxiv import ARXIV_ID, parse_arxiv_id, without_implied
+from bibconv.formats import bibtex_map as m
+from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.names import split_bibtex_names
+from bibconv.registry import ReadContext
+
+__all__ = ["PREPRINT_TYPES", "VERBATIM_FIELDS", "build_record", "decode", "unprotect", "verbatim"]
+
+VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "isbn", "issn", "pmid", "pmcid"})
+TITLE_FIELDS = frozenset({"title", "shorttitle"})
+PREPRINT_TYPES = frozenset({"misc", "online", "unpublished", "electronic", "www", "preprint"})
+_ARXIV_FIELDS = ("eprint", "archiveprefix", "eprinttype", "primaryclass", "eprintclass")
+_SEARCH_FIELDS = ("doi", "url", "number", "journal", "journaltitle", "howpublished", "note")
+_ONLY_FIELDS = frozenset({"number", "journal", "journaltitle", "howpublished", "note"})
+
+_URL_MACRO_RE = re.compile(r"^\\(?:url|href)\s*\{(.*)\}$", re.S)
+_VERBATIM_ESCAPE_RE = re.compile(r"\\([_%&#~${}])")
+_BARE_ID_RE = re.compile(rf"^(?:{ARXIV_ID.pattern})$")
+_CLASS_RE = re.compile(r"\[\s*([a-z][a-z\-]*(?:\.[A-Za-z\-]+)?)\s*\]")
+_NOISE_RE = re.compile(r"arxiv\s*preprint|e-?prints?|preprint|arxiv|abs/|[\s.,:;()\[\]]+", re.I)
+_YEAR_RE = re.compile(r"^\s*(-?\d{1,4})\s*$")
+_YEAR_RANGE_RE = re.compile(r"^\s*(\d{4})\s*(?:--?|–|/)\s*(\d{4})\s*$")
+_MONTH_WORD_RE = re.compile(r"[A-Za-z]+")
+_DAY_RE = re.compile(r"\b(\d{1,2})\b")
+_NOCASE_WORD_RE = re.compile(
+    r"(?:(?<=[ \t\n])|^)([(\['\"]*)<span class=\"nocase\">([^< \t\n]+)</span>([,.;:!?)\]'\"]*)(?=[ \t\n]|$)"
+)
+_KEYWORD_SPLIT_RE = re.compile(r"\s*[,;]\s*")
+_NEWLINES_RE = re.compile(r"\s*[\r\n]\s*")
+
+
+def decode(raw: str) -> str:
+    r"""Rich text of a TeX value; ``\textbraceleft{}``/``\textbraceright{}`` (lone braces) read back."""
+    text = latex.decode(raw)
+    if "\\textbrace" in text:
+        text = text.replace("\\textbraceleft{}", "{").replace("\\textbraceright{}", "}")
+    return text
+
+
+def verbatim(raw: str) -> str:
+    r"""An identifier's text: ``\url{}`` unwrapped, ``\_``-style escapes undone, spaces trimmed."""
+    text = raw.strip()
+    found = _URL_MACRO_RE.match(text)
+    if found:
+        text = found[1].strip()
+    if "\\" in text:
+        text = _VERBATIM_ESCAPE_RE.sub(r"\1", text)
+    return _NEWLINES_RE.sub(" ", text) if "\n" in text else text
+
+
+def unprotect(title: str) -> str:
+    """Drop ``nocase`` spans around single words that :func:`latex.protect_case` would brace anyway."""
+    if 'class="nocase"' not in title:
+        return title
+
+    def keep_or_drop(found: re.Match[str]) -> str:
+        before = title[: found.start()].rstrip()
+        first = not before or before.endswith(":")
+        tex = latex.encode(found[2])
+        probe = tex if first else "x " + tex
+        protected = latex.protect_case(probe)
+        if protected == ("{" + tex + "}" if first else "x {" + tex + "}"):
+            return found[1] + found[2] + found[3]
+        return found[0]
+
+    return _NOCASE_WORD_RE.sub(keep_or_drop, title)
+
+
+def _only_arxiv(value: str, arxiv_id: str | None) -> tuple[bool, str | None]:
+    """Whether ``value`` says nothing but "arXiv (preprint) <id> [class]"; and the class."""
+    cls = _CLASS_RE.search(value)
+    rest = value.replace(arxiv_id, "") if arxiv_id else value
+    rest = re.sub(r"v\d+", "", rest) if arxiv_id else rest
+    rest = _CLASS_RE.sub("", rest)
+    return _NOISE_RE.sub("", rest) == "", cls[1] if cls else None
+
+
+def _arxiv(fields: dict[str, str], entry: str) -> tuple[Arxiv | None, set[str], bool]:
+    """The arXiv block, the fields it consumes, and whether the entry is a preprint."""
+    found: tuple[str, int | None] | None = None
+    consumed: set[str] = set()
+    eprint = fields.get("eprint", "")
+    prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
+    if eprint and (
+        prefix == "arxiv" or (not prefix and (_BARE_ID_RE.match(eprint.strip()) or "arxiv" in eprint.lower()))
+    ):
+        found = parse_arxiv_id(verbatim(eprint), bare=True)
+        if found:
+            consumed.update(f for f in _ARXIV_FIELDS if f in fields)
+    classes = (fields.get("primaryclass") or fields.get("eprintclass") or "").strip() if found else ""
+    for name in _SEARCH_FIELDS:
+        value = fields.get(name)
+        if not value:
+            continue
+        text = verbatim(value) if name in ("doi", "url") else value
+        here = parse_arxiv_id(text, bare=False)
+        if here is None:
+            continue
+        if found is None:
+            found = here
+        elif here[0] != found[0] or (here[1] and found[1] and here[1] != found[1]):
+            continue
+        if found[1] is None and here[1]:
+            found = (found[0], here[1])
+        if name == "doi" or name == "url":
+            consumed.add(name)
+        elif name in _ONLY_FIELDS:
+            only, cls = _only_arxiv(value, found[0])
+            if only:
+                consumed.add(name)
+                classes = classes or (cls or "")
+    if found is None:
+        return None, set(), False
+    for name in ("journal", "journaltitle"):
+        if name in fields and name not in consumed and _only_arxiv(fields[name], None)[0]:
+            consumed.add(name)
+    if (fields.get("publisher") or "").strip().lower() in ("arxiv", "arxiv.org", "{arxiv}"):
+        consumed.add("publisher")
+    journal_gone = "journal" in consumed or "journaltitle" in consumed
+    if journal_gone and re.fullmatch(r"\s*abs/\S+\s*", fields.get("volume", "")):
+        consumed.add("volume")
+    containers = [f for f in ("journal", "journaltitle") if f in fields and f not in consumed]
+    preprint = entry in PREPRINT_TYPES or (entry == "article" and not containers)
+    if preprint and (fields.get("pubstate") or "").strip().lower() in ("prepublished", "preprint"):
+        consumed.add("pubstate")
+    class_list = [c.strip() for c in classes.split(",") if c.strip()]
+    if len(class_list) > 1:  # Better BibTeX's "cs, eess, q-bio": kept as written for the writers
+        consumed.discard("primaryclass")
+        consumed.discard("eprintclass")
+    arxiv = Arxiv(id=found[0], version=found[1], primary_class=class_list[0] if class_list else None)
+    return arxiv, consumed, preprint
+
+
+def _month(text: str) -> tuple[int | None, int | None]:
+    """(month, day) from a month value: ``4``, ``apr``, ``April``, ``10~January``."""
+    plain = latex.decode(text, markup=False).strip().lower() if latex.has_tex(text) else text.strip().lower()
+    if plain.isdigit():
+        number = int(plain)
+        return (number, None) if 1 <= number <= 12 else (None, None)
+    words = [w for w in _MONTH_WORD_RE.findall(plain) if w[:3] in m.MONTHS]
+    if len(words) != 1:
+        return None, None
+    day = _DAY_RE.search(plain)
+    return m.MONTHS.index(words[0][:3]) + 1, int(day[1]) if day else None
+
+
+def _issued(fields: dict[str, str], used: set[str], extra: dict[str, object]) -> Date | None:
+    if "date" in fields:
+        used.add("date")
+        date = Date.from_edtf(verbatim(fields["date"]))
+        for name, value in (("year", date.year), ("month", date.month), ("day", date.day)):
+            if name in fields:
+                used.add(name)
+                text = fields[name].strip()
+                found = _month(text)[0] if name == "month" else int(text) if _YEAR_RE.match(text) else None
+                if found is None or found != value:
+                    extra[f"bibtex:{name}"] = fields[name]
+        return date
+    if "year" not in fields:
+        for name in ("month", "day"):
+            if name in fields:
+                used.add(name)
+                extra[f"bibtex:{name}"] = fields[name]
+        return None
+    used.update(f for f in ("year", "month", "day") if f in fields)
+    year = fields["year"]
+    single = _YEAR_RE.match(year)
+    span = _YEAR_RANGE_RE.match(year)
+    if span:
+        return Date(parts=((int(span[1]),), (int(span[2]),)))
+    if not single:
+        return Date(literal=latex.strip_markup(latex.decode(year)))
+    parts = [int(single[1])]
+    month, day = _month(fields["month"]) if "month" in fields else (None, None)
+    if "day" in fields and fields["day"].strip().isdigit():
+        day = int(fields["day"])
+    elif "day" in fields:
+        extra["bibtex:day"] = fields["day"]
+    if "month" in fields and month is None:
+        extra["bibtex:month"] = fields["month"]
+    if month is not None:
+        parts.append(month)
+        if day is not None and 1 <= day <= 31:
+            parts.append(day)
+        elif "day" in fields and "bibtex:day" not in extra:
+            extra["bibtex:day"] = fields["day"]
+    elif "day" in fields and "bibtex:day" not in extra:
+        extra["bibtex:day"] = fields["day"]
+    return Date(parts=(tuple(parts),))
+
+
+def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, ctx: ReadContext) -> Record:
+    """The record for one entry; ``fields`` maps lower-case names to resolved TeX values."""
+    entry = entry_type.strip().lower()
+    record_type = m.csl_type(entry)
+    if entry not in m.TYPE_TO_CSL:
+        ctx.warn(f"unknown entry type @{entry_type} read as {record_type!r}", line, key or None)
+
+    def warn(message: str) -> None:
+        ctx.warn(message, line, key or None)
+
+    arxiv, used, preprint = _arxiv(fields, entry) if _may_be_arxiv(fields) else (None, set(), False)
+    if preprint:
+        record_type = "article"
+    out: dict[str, str] = {}
+    names: dict[str, tuple[Name, ...]] = {}
+    dates: dict[str, Date] = {}
+    extra: dict[str, object] = {}
+    keywords: tuple[str, ...] = ()
+    issued = _issued(fields, used, extra)
+    if issued is not None:
+        dates["issued"] = issued
+    number_var = m.NUMBER_BY_TYPE.get(record_type, "number")
+    container = _container_field(entry, fields)
+    publisher_field = _publisher_field(entry, fields)
+    for name, raw in fields.items():
+        if name in used:
+            continue
+        variable: str | None = None
+        if name in m.NAME_FIELDS:
+            var = m.NAME_FIELDS[name]
+            if var not in names:
+                names[var] = tuple(split_bibtex_names(raw, warn=warn))
+                continue
+        elif name in m.DATE_FIELDS:
+            var = m.DATE_FIELDS[name]
+            if var not in dates:
+                dates[var] = Date.from_edtf(verbatim(raw))
+                continue
+        elif name == "keywords":
+            keywords = tuple(k for k in _KEYWORD_SPLIT_RE.split(decode(raw)) if k)
+            continue
+        elif name == container:
+            variable = "container-title"
+        elif name == "number":
+            variable = number_var
+        elif name == "issue":
+            variable = "issue"
+        elif name == publisher_field:
+            variable = "publisher"
+        elif name == "howpublished" and "url" not in fields and _is_url(raw):
+            variable = "URL"
+        elif name in m.SIMPLE_FIELDS:
+            variable = m.SIMPLE_FIELDS[name]
+        if variable is not None and variable not in out:
+            if name in VERBATIM_FIELDS or variable == "URL":
+                out[variable] = verbatim(raw)
+            elif name in TITLE_FIELDS:
+                out[variable] = unprotect(decode(raw))
+            else:
+                out[variable] = decode(raw)
+            continue
+        extra[f"bibtex:{name}"] = _NEWLINES_RE.sub(" ", raw).strip() if "\n" in raw else raw
+    if arxiv is not None:
+        out = without_implied(out, arxiv, record_type)
+    if not preprint and entry_type not in (
+        m.entry_type(record_type, "bibtex"),
+        m.entry_type(record_type, "biblatex"),
+    ):
+        extra["bibtex:entrytype"] = entry_type
+    return Record(
+        type=record_type,
+        id=key or None,
+        fields=out,
+        names=names,
+        dates=dates,
+        keywords=keywords,
+        arxiv=arxiv,
+        extra=extra,
+        origin=ctx.span(line),
+    )
+
+
+def _may_be_arxiv(fields: dict[str, str]) -> bool:
+    if "eprint" in fields:
+        return True
+    return any("arxiv" in fields.get(name, "").lower() for name in _SEARCH_FIELDS)
+
+
+def _container_field(entry: str, fields: dict[str, str]) -> str | None:
+    """Which field holds the container title: the journal for articles, the booktitle for parts."""
+    if entry in m.JOURNAL_TYPES:
+        order: tuple[str, ...] = ("journaltitle", "journal", "booktitle")
+    else:
+        order = ("booktitle", "journaltitle", "journal")
+    return next((f for f in order if f in fields), None)
+
+
+def _publisher_field(entry: str, fields: dict[str, str]) -> str | None:
+    """Which field holds the publisher: ``school`` for theses, ``institution`` for reports."""
+    if entry in ("phdthesis", "mastersthesis", "thesis"):
+        order: tuple[str, ...] = ("school", "institution")
+    elif entry in ("techreport", "report"):
+        order = ("institution",)
+    else:
+        order = ("publisher",)
+    return next((f for f in order if f in fields), None)
+
+
+def _is_url(raw: str) -> bool:
+    text = verbatim(raw)
+    return " " not in text and text.startswith(("http://", "https://", "ftp://"))

@@ -1,0 +1,331 @@
+r"""The ``bibtex`` and ``biblatex`` writers.
+
+Layout: one field per line, in a fixed order (:data:`~bibconv.formats.bibtex_map.FIELD_ORDER`, then
+the rest alphabetically), ``key = {value}``, indented by the ``indent`` option (2 spaces; a number or
+a string such as ``"\t"``), a blank line between entries. Keys come from :class:`bibconv.keys.KeyAssigner`
+(existing keys are kept, repeats get a suffix). Values go through :func:`bibconv.latex.encode`
+(``ascii`` option: pure ASCII for classic ``bibtex``), titles also through :func:`latex.protect_case`,
+names through :func:`bibconv.names.format_bibtex_name`; identifiers (URL, DOI…) are written as they are.
+
+**Safe values.** Every value is written on one line between braces that BibTeX and bibtexparser both
+see balanced: a lone brace is written ``\textbraceleft{}``/``\textbraceright{}`` (BibTeX counts ``\{``
+as a brace), a kept raw value that is not balanced both ways is written encoded instead, and line
+breaks become spaces, so no value can close its field, start an entry (``@`` at a line start) or
+inject a macro.
+
+**arXiv.** A preprint (type ``article`` with an arXiv block) is written as arXiv's own export does:
+``@misc`` with ``eprint`` (no version), ``archivePrefix = {arXiv}``, ``primaryClass``, ``doi`` and
+``url`` (the abs page, versioned when the record names a version); biblatex gets ``@online`` with
+``eprint``/``eprinttype``/``eprintclass`` and ``pubstate = {prepublished}``. A published paper keeps its
+type and gains the eprint fields. Dates: ``year``, ``month = apr`` (a macro), ``day`` in BibTeX (plus
+``date`` for ranges with months); ``date`` (EDTF, ranges) in biblatex.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import ClassVar, TextIO
+
+from bibconv import latex
+from bibconv.formats import bibtex_map as m
+from bibconv.model import Date, Record
+from bibconv.registry import WriteContext, register
+
+__all__ = ["BiblatexWriter", "BibtexWriter", "entry_text"]
+
+_RESERVED = frozenset({"bibtex:entrytype", "bibtex:before", "bibtex:after"})
+_VERBATIM_VARS = {
+    "URL": "url",
+    "DOI": "doi",
+    "ISBN": "isbn",
+    "ISSN": "issn",
+    "PMID": "pmid",
+    "PMCID": "pmcid",
+}
+_DATE_VARS = {"accessed": "urldate", "event-date": "eventdate", "original-date": "origdate"}
+_NAME_VARS = {var: field for field, var in m.NAME_FIELDS.items()}
+_DISPLAY = {"archiveprefix": "archivePrefix", "primaryclass": "primaryClass"}
+_ORDER = {name: i for i, name in enumerate(m.FIELD_ORDER)}
+_NEWLINES_RE = re.compile(r"\s*[\r\n]+\s*")
+_BAD_KEY_RE = re.compile(r"[\s,{}()\"#%=\\']")
+_FIELD_NAME_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
+_PIECES_RE = re.compile(r"(\s+)")
+_EN_DASH_RE = re.compile(r"(?<![-–])–(?![-–])")
+_GROUP_RE = re.compile(r"\{(?!\\)")
+_SPECIAL_BLOCK_RE = re.compile(r"^@(?:preamble|comment)\s*[{(]", re.I)
+
+
+def _braces_ok(text: str) -> bool:
+    """Balanced for BibTeX (every brace counts) and for bibtexparser (``\\{`` does not)."""
+    literal = escaped = 0
+    prev = ""
+    for ch in text:
+        if ch in "{}":
+            step = 1 if ch == "{" else -1
+            literal += step
+            if prev != "\\":
+                escaped += step
+            if literal < 0 or escaped < 0:
+                return False
+        prev = ch if not (prev == "\\" and ch == "\\") else ""
+    return literal == 0 and escaped == 0 and not text.endswith("\\")
+
+
+def _safe(body: str) -> str:
+    """An encoded value made safe: one line, balanced braces both ways."""
+    if "\n" in body or "\r" in body:
+        body = _NEWLINES_RE.sub(" ", body)
+    if not _braces_ok(body):
+        body = body.replace("\\{", "\\textbraceleft{}").replace("\\}", "\\textbraceright{}")
+    return body
+
+
+def _protect(tex: str) -> str:
+    """:func:`latex.protect_case`, leaving words that hold a brace group of their own as they are."""
+    protected = latex.protect_case(tex)
+    if "{" not in tex:
+        return protected
+    before, after = _PIECES_RE.split(tex), _PIECES_RE.split(protected)
+    if len(before) != len(after):
+        return protected
+    pairs = zip(before, after, strict=True)
+    return "".join(b if _GROUP_RE.search(b) and b.count("{") == b.count("}") else a for b, a in pairs)
+
+
+def _block_ok(raw: object) -> bool:
+    """Whether a kept ``@preamble``/``@comment`` block is exactly one such block."""
+    if not isinstance(raw, str) or not _SPECIAL_BLOCK_RE.match(raw.lstrip()):
+        return False
+    from bibtexparser.model import ExplicitComment, Preamble
+    from bibtexparser.splitter import Splitter
+
+    blocks = Splitter(raw).split().blocks
+    return len(blocks) == 1 and isinstance(blocks[0], (Preamble, ExplicitComment))
+
+
+class _Fields:
+    """The fields of one entry, as complete value expressions (``{…}`` or a macro)."""
+
+    def __init__(self, encode: Callable[[str], str], warn: Callable[[str], None]) -> None:
+        self.values: dict[str, str] = {}
+        self.encode = encode
+        self.warn = warn
+
+    def put(
+        self, name: str, value: str, *, raw: bool = False, tex: bool = False, macro: bool = False
+    ) -> None:
+        """Add a field: record text (encoded), ``tex`` (made safe), ``raw`` kept TeX, or a ``macro``."""
+        if name in self.values:
+            self.warn(f"field {name!r} already written; the other value is dropped")
+            return
+        if macro:
+            self.values[name] = value
+        elif tex:
+            self.values[name] = "{" + _safe(value) + "}"
+        elif raw:
+            body = value.strip()
+            if "\n" in body or "\r" in body:
+                body = _NEWLINES_RE.sub(" ", body)
+            self.values[name] = "{" + (body if _braces_ok(body) else _safe(self.encode(body))) + "}"
+        else:
+            self.values[name] = "{" + _safe(self.encode(value)) + "}"
+
+    def text(self, indent: str) -> str:
+        names = sorted(self.values, key=lambda n: (_ORDER.get(n, len(_ORDER)), n))
+        return ",\n".join(f"{indent}{_DISPLAY.get(n, n)} = {self.values[n]}" for n in names)
+
+
+def _entry_type(record: Record, dialect: str) -> str:
+    if record.arxiv is not None and record.type == "article":
+        return "online" if dialect == "biblatex" else "misc"
+    kept = record.extra.get("bibtex:entrytype")
+    if isinstance(kept, str) and re.fullmatch(r"\w+", kept) and m.csl_type(kept) == record.type:
+        low = kept.lower()
+        known = m.BIBLATEX_TYPES if dialect == "biblatex" else m.BIBTEX_TYPES
+        if low in known or (low not in m.BIBTEX_TYPES and low not in m.BIBLATEX_TYPES):
+            return kept
+    if record.type == "thesis" and dialect == "bibtex" and "master" in record.fields.get("genre", "").lower():
+        return "mastersthesis"
+    return m.entry_type(record.type, dialect)
+
+
+def _number_field(var: str, record_type: str) -> str | None:
+    """``number`` holds the issue of an article, the series number of a book, else the number."""
+    if var not in ("number", "issue", "collection-number"):
+        return None
+    if var == m.NUMBER_BY_TYPE.get(record_type, "number"):
+        return "number"
+    return "issue" if var == "issue" else "number"
+
+
+def _dates(record: Record, fields: _Fields, dialect: str, warn: Callable[[str], None]) -> None:
+    issued = record.dates.get("issued")
+    if issued is not None:
+        if issued.season:
+            warn(f"season {issued.season!r} of the date is not written")
+        if not issued.parts:
+            fields.put("year", issued.literal or "")
+        elif dialect == "biblatex":
+            fields.put("date", issued.to_edtf() or "", raw=True)
+        else:
+            _bibtex_date(issued, fields)
+    for var, date in record.dates.items():
+        if var == "issued":
+            continue
+        name = _DATE_VARS.get(var)
+        if name is None:
+            warn(f"date {var!r} has no BibTeX field; not written")
+        elif date.parts:
+            fields.put(name, date.to_edtf() or "", raw=True)
+        else:
+            warn(f"{var} {date.literal!r} is not a date biblatex reads; not written")
+
+
+def _bibtex_date(issued: Date, fields: _Fields) -> None:
+    first = issued.parts[0]
+    if len(issued.parts) == 2 and len(first) == 1 and len(issued.parts[1]) == 1 and not issued.circa:
+        fields.put("year", f"{first[0]}--{issued.parts[1][0]}", raw=True)
+        return
+    fields.put("year", str(first[0]), raw=True)
+    if len(first) > 1:
+        fields.put("month", m.MONTHS[first[1] - 1], macro=True)
+    if len(first) > 2:
+        fields.put("day", str(first[2]), raw=True)
+    if len(issued.parts) == 2 or issued.circa:
+        fields.put("date", issued.to_edtf() or "", raw=True)
+
+
+def _arxiv_fields(record: Record, fields: _Fields, dialect: str) -> None:
+    arxiv = record.arxiv
+    assert arxiv is not None
+    fields.put("eprint", arxiv.id, raw=True)
+    biblatex = dialect == "biblatex"
+    fields.put("eprinttype" if biblatex else "archiveprefix", "arXiv", raw=True)
+    cls_field = "eprintclass" if biblatex else "primaryclass"
+    kept = record.extra.get("bibtex:primaryclass") or record.extra.get("bibtex:eprintclass")
+    if isinstance(kept, str) and arxiv.primary_class and kept.split(",")[0].strip() == arxiv.primary_class:
+        fields.put(cls_field, kept, raw=True)
+    elif arxiv.primary_class:
+        fields.put(cls_field, arxiv.primary_class, raw=True)
+    if "DOI" not in record.fields:
+        fields.put("doi", arxiv.doi, raw=True)
+    if "URL" not in record.fields:
+        fields.put("url", f"https://arxiv.org/abs/{arxiv.versioned_id}", raw=True)
+    if biblatex and record.type == "article" and "status" not in record.fields:
+        fields.put("pubstate", "prepublished", raw=True)
+
+
+def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = "  ") -> str:
+    """One entry (with the ``@preamble``/``@comment`` blocks kept around it) as BibTeX text."""
+    ascii_only = bool(ctx.option("ascii"))
+
+    def warn(message: str) -> None:
+        ctx.warn(message, record.id)
+
+    def encode(text: str) -> str:
+        return latex.encode(text, ascii=ascii_only, warn=warn)
+
+    def encode_plain(text: str) -> str:
+        return encode(latex.escape_markup(text))
+
+    from bibconv.names import format_bibtex_name
+
+    entry = _entry_type(record, dialect)
+    low = entry.lower()
+    fields = _Fields(encode, warn)
+    for var, people in record.names.items():
+        name = _NAME_VARS.get(var)
+        if name is None:
+            warn(f"{var} names have no BibTeX field; not written")
+            continue
+        listed = [format_bibtex_name(p, encode_plain, extended=dialect == "biblatex") for p in people]
+        fields.put(name, " and ".join(listed), tex=True)
+    for var, value in record.fields.items():
+        if var in ("title", "title-short"):
+            name = "title" if var == "title" else "shorttitle"
+            fields.put(name, _protect(_safe(encode(value))), tex=True)
+        elif var in _VERBATIM_VARS:
+            plain = latex.strip_markup(value)
+            fields.put(_VERBATIM_VARS[var], plain, raw=_braces_ok(plain))
+        else:
+            name = _number_field(var, record.type) or m.field_for(var, dialect, low)
+            if name is None:
+                warn(f"field {var!r} has no BibTeX field; not written")
+            elif var == "page":
+                fields.put(name, _EN_DASH_RE.sub("--", _safe(encode(value))), tex=True)
+            else:
+                fields.put(name, value)
+    _dates(record, fields, dialect, warn)
+    if record.keywords:
+        fields.put("keywords", ", ".join(record.keywords))
+    if record.arxiv is not None:
+        _arxiv_fields(record, fields, dialect)
+    for key, value in record.extra.items():
+        if not key.startswith("bibtex:") or key in _RESERVED:
+            continue
+        name = key[7:]
+        if name in fields.values or (name in ("primaryclass", "eprintclass") and record.arxiv is not None):
+            continue
+        if not _FIELD_NAME_RE.match(name) or not isinstance(value, (str, int, float)):
+            warn(f"extra {key!r} is not a BibTeX field; not written")
+            continue
+        fields.put(name, str(value), raw=True)
+    key = record.id or ""
+    if _BAD_KEY_RE.search(key):
+        safe = _BAD_KEY_RE.sub("_", key)
+        warn(f"key {key!r} written as {safe!r} (BibTeX keys cannot hold spaces, commas, braces or quotes)")
+        key = safe
+    out = [*_blocks(record, "bibtex:before", warn)]
+    body = fields.text(indent)
+    out.append(f"@{entry}{{{key},\n{body}\n}}\n" if body else f"@{entry}{{{key}\n}}\n")
+    out.extend(_blocks(record, "bibtex:after", warn))
+    return "\n".join(out)
+
+
+def _blocks(record: Record, key: str, warn: Callable[[str], None]) -> Iterable[str]:
+    blocks = record.extra.get(key) or []
+    for raw in blocks if isinstance(blocks, list) else [blocks]:
+        if _block_ok(raw):
+            yield raw.strip() + "\n"
+        else:
+            warn(f"a kept {key[7:]} block is not a single @preamble or @comment; not written")
+
+
+class _Writer:
+    name: ClassVar[str]
+    extensions: ClassVar[tuple[str, ...]]
+    description: ClassVar[str]
+    dialect: ClassVar[str]
+
+    def write(self, records: Iterable[Record], stream: TextIO, ctx: WriteContext) -> None:
+        from bibconv.keys import KeyAssigner
+
+        keys = KeyAssigner(ctx.option("key_format") or "authyeartitle", warn=ctx.warn)
+        indent = ctx.option("indent", 2)
+        pad = " " * indent if isinstance(indent, int) else str(indent or "")
+        first = True
+        for record in records:
+            text = entry_text(keys.assign(record), self.dialect, ctx, pad)
+            stream.write(text if first else "\n" + text)
+            first = False
+
+
+@register
+class BibtexWriter(_Writer):
+    """Writes BibTeX for classic ``.bst`` styles (``journal``, ``address``, ``month = apr``)."""
+
+    name: ClassVar[str] = "bibtex"
+    extensions: ClassVar[tuple[str, ...]] = (".bib", ".bibtex")
+    description: ClassVar[str] = "BibTeX (.bib), also reads biblatex"
+    dialect: ClassVar[str] = "bibtex"
+
+
+@register
+class BiblatexWriter(_Writer):
+    """Writes biblatex (``journaltitle``, ``location``, ``date``, ``@online`` for preprints)."""
+
+    name: ClassVar[str] = "biblatex"
+    extensions: ClassVar[tuple[str, ...]] = (".biblatex",)
+    description: ClassVar[str] = "biblatex (.bib); read like BibTeX"
+    dialect: ClassVar[str] = "biblatex"
