@@ -317,7 +317,7 @@ def to_record(raw: RawEntry, arxiv_id: tuple[str, int | None], options: dict[str
     return Record(
         type="article",
         fields=fields,
-        names={"author": names} if names else {},
+        names={"author": tuple(names)} if names else {},
         dates={"issued": issued} if issued else {},
         arxiv=arxiv,
         extra=extra,
