@@ -1,0 +1,352 @@
+"""RIS tag lines → canonical record: the reading half of :mod:`bibconv.formats.ris`.
+
+:func:`build_record` turns the ``[tag, value, line]`` entries of one record into a
+:class:`~bibconv.model.Record`, through the tables of :mod:`bibconv.formats.ris_map`; the
+decisions (arXiv tags, synonyms, repeated tags) are described in :mod:`bibconv.formats.ris`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+from bibconv.arxiv import parse_arxiv_id, without_implied
+from bibconv.formats.ris_map import (
+    CSL_TO_TY,
+    ENDNOTE_TYPES,
+    EXTRA_TAGS,
+    FREE_TEXT_TAGS,
+    SPEC_TYPES,
+    TAGS,
+    TY_TO_CSL,
+    VERBATIM_FIELDS,
+    parse_date,
+)
+from bibconv.latex import escape_markup
+from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.names import parse_ris_name
+from bibconv.registry import ReadContext
+
+__all__ = ["DATE_INFO_KEY", "TY_KEY", "build_record", "continue_value"]
+
+TY_KEY = "ris:TY"
+"""``extra`` key of a ``TY`` that the record's CSL type would not give back (``EJOUR``, ``GEN``…)."""
+DATE_INFO_KEY = "ris:date-info"
+"""``extra`` key of the "other info" of dates (``2013/02/15/received``): CSL date variable → text."""
+
+_LIST_TAGS = frozenset({"KW", "UR", "L1", "L2", "L3", "L4"})
+_SPACE = re.compile(r"\s+")
+_DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
+_ISSN = re.compile(r"^\d{4}-?\d{3}[\dXx](?:\s*\(.*\))?$")
+_ISBN_CHARS = re.compile(r"[\s-]")
+_ISBN_BODY = re.compile(r"^(?:\d{9}[\dXx]|\d{13})(?:\(.*\))?$")
+_URL_SPLIT = re.compile(r"\s*;\s*(?=(?:https?|ftp)://)")
+_ARXIV_ID_NOTE = re.compile(r"arXiv:\s*(\S+?)(?:\s*\[([^\]\s]+)\])?\s*", re.IGNORECASE)
+_ARXIV_LABEL = re.compile(
+    r"(?:arXiv (categories|submitted|updated|comment|journal reference)|(Comment)):\s*(.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+_DATE_PRECEDENCE = {"DA": 0, "PY": 1, "Y1": 2}  # the 2011 full date first, then the old spec's Y1
+_BOOKISH = frozenset(
+    {"book", "chapter", "thesis", "report", "classic", "entry-dictionary", "entry-encyclopedia"}
+)
+
+
+def continue_value(entry: list[Any], text: str, line: int, ctx: ReadContext) -> None:
+    """Append a wrapped line to the value of ``entry`` (``[tag, value, line]``)."""
+    tag = entry[0]
+    if tag in FREE_TEXT_TAGS or tag in _LIST_TAGS:
+        entry[1] = f"{entry[1]}\n{text}" if entry[1] else text
+        if tag in _LIST_TAGS:
+            ctx.warn(f"line continues the {tag} line above; read as another {tag} value", line)
+        return
+    entry[1] = f"{entry[1]} {text}" if entry[1] else text
+    ctx.warn(f"line continues the {tag} value above (wrapped line): {text[:40]!r}", line)
+
+
+def _same(a: str, b: str) -> bool:
+    return _SPACE.sub(" ", a).strip().casefold() == _SPACE.sub(" ", b).strip().casefold()
+
+
+def _read_type(value: str | None, ctx: ReadContext, line: int, rid: str | None) -> tuple[str, str | None]:
+    """``(CSL type, TY code)`` for a ``TY`` value; unknown codes read as ``document``."""
+    if value is None:
+        return "document", None
+    code = value.strip().upper()
+    if code in SPEC_TYPES:
+        return TY_TO_CSL[code], code
+    if code in ENDNOTE_TYPES:
+        ctx.warn(f"TY {value!r} is EndNote's name for {ENDNOTE_TYPES[code]}; read as such", line, rid)
+        return TY_TO_CSL[ENDNOTE_TYPES[code]], ENDNOTE_TYPES[code]
+    ctx.warn(f"unknown TY {value!r} read as a generic document (kept as {TY_KEY})", line, rid)
+    return "document", value.strip() or None
+
+
+class _Builder:
+    """Collects the tags of one record into canonical slots."""
+
+    def __init__(self, ctx: ReadContext, rid: str | None, csl_type: str) -> None:
+        self.ctx, self.rid, self.type = ctx, rid, csl_type
+        self.fields: dict[str, str] = {}
+        self.names: dict[str, list[Name]] = {}
+        self.dates: dict[str, list[tuple[str, str, int]]] = {}
+        self.keywords: list[str] = []
+        self.notes: list[str] = []
+        self.urls: list[str] = []
+        self.pages: dict[str, tuple[str, int]] = {}
+        self.extra: dict[str, Any] = {}
+        self.has_id = False
+        self.warnings: list[tuple[int, str]] = []
+
+    def warn(self, message: str, line: int) -> None:
+        self.warnings.append((line, message))
+
+    def flush_warnings(self) -> None:
+        for line, message in sorted(self.warnings, key=lambda w: w[0]):
+            self.ctx.warn(message, line, self.rid)
+
+    def keep(self, tag: str, value: str) -> None:
+        key = f"ris:{tag}"
+        old = self.extra.get(key)
+        self.extra[key] = value if old is None else [*old, value] if isinstance(old, list) else [old, value]
+
+    def repeated(self, tag: str, value: str, line: int, slot: str) -> None:
+        self.warn(f"{tag} {value[:40]!r}: {slot} is already set; value kept as ris:{tag}", line)
+        self.keep(tag, value)
+
+    def put(self, tag: str, targets: tuple[str, ...], value: str, line: int) -> None:
+        for target in targets:
+            text = value if target in VERBATIM_FIELDS else escape_markup(value)
+            old = self.fields.get(target)
+            if old is None:
+                self.fields[target] = text
+                return
+            if _same(old, text):
+                return
+        self.repeated(tag, value, line, targets[-1])
+
+    def add(self, tag: str, value: str, line: int) -> None:
+        spec = TAGS.get(tag)
+        if spec is None:
+            if tag not in EXTRA_TAGS:
+                self.warn(f"unknown tag {tag} kept as ris:{tag}", line)
+            self.keep(tag, value)
+        elif spec.kind == "field":
+            self.put(tag, spec.targets, value, line)
+        elif spec.kind == "booktitle":
+            self.put(tag, ("title",) if self.type == "book" else spec.targets, value, line)
+        elif spec.kind == "name":
+            self.names.setdefault(spec.target, []).append(parse_ris_name(value))
+        elif spec.kind == "date":
+            self.dates.setdefault(spec.target, []).append((tag, value, line))
+        elif spec.kind == "keyword":
+            self.keywords.extend(escape_markup(k.strip()) for k in value.split("\n") if k.strip())
+        elif spec.kind == "note":
+            self.notes.append(value)
+        elif spec.kind == "url":
+            self.urls.extend(u for part in value.split("\n") for u in _URL_SPLIT.split(part.strip()) if u)
+        elif spec.kind == "doi":
+            self.put(tag, spec.targets, _DOI_PREFIX.sub("", value).strip(), line)
+        elif spec.kind == "sn":
+            self.put(tag, (self._sn_slot(value),), value, line)
+        elif spec.kind == "id":
+            if not self.has_id:
+                self.has_id = True
+            else:
+                self.repeated(tag, value, line, "the record id")
+        elif tag in self.pages:
+            self.repeated(tag, value, line, "the page range")
+        else:
+            self.pages[tag] = (value, line)
+
+    def _sn_slot(self, value: str) -> str:
+        if _ISSN.match(value):
+            return "ISSN"
+        if _ISBN_BODY.match(_ISBN_CHARS.sub("", value)):
+            return "ISBN"
+        return "ISBN" if self.type in _BOOKISH else "ISSN"
+
+    def finish_pages(self) -> None:
+        start, end = self.pages.get("SP"), self.pages.get("EP")
+        if start and end and not re.search(r"[-–—]", start[0]):
+            self.fields.setdefault("page", f"{start[0]}-{end[0]}")
+        elif start:
+            self.fields.setdefault("page", start[0])
+            if end:
+                self.keep("EP", end[0])
+        elif end:
+            self.keep("EP", end[0])
+
+    def finish_dates(self) -> dict[str, Date]:
+        """One date per variable from its tags; readings that disagree are kept in ``extra``."""
+        dates: dict[str, Date] = {}
+        info: dict[str, str] = {}
+        for var, items in self.dates.items():
+            best: _Reading | None = None
+            left: list[_Reading] = []
+            for tag, value, line in sorted(items, key=lambda item: _DATE_PRECEDENCE.get(item[0], 9)):
+                date, other = parse_date(value)
+                if date.literal is not None:
+                    self.warn(f"{tag} {value!r} is not a date bibconv can read; kept as text", line)
+                reading = _Reading(date, other, tag, value, line)
+                if not date.parts and date.literal is None:
+                    continue
+                if best is None:
+                    best = reading
+                elif _compatible(best, reading):
+                    parts = max(best.date.parts, date.parts, key=lambda p: len(p[0]))
+                    merged = Date(parts=parts, season=best.date.season or date.season)
+                    best = reading._replace(date=merged, info=best.info or other)
+                elif best.date.literal is not None and date.parts:
+                    left.append(best)
+                    best = reading
+                else:
+                    left.append(reading)
+            for reading in sorted(left, key=lambda r: r.line):
+                self.repeated(reading.tag, reading.value, reading.line, var)
+            if best is not None:
+                dates[var] = best.date
+                if best.info:
+                    info[var] = best.info
+        if info:
+            self.extra[DATE_INFO_KEY] = info
+        return dates
+
+
+class _Reading(NamedTuple):
+    """One date tag, read."""
+
+    date: Date
+    info: str | None
+    tag: str
+    value: str
+    line: int
+
+
+def _compatible(a: _Reading, b: _Reading) -> bool:
+    """Whether two readings of one date agree (one is a less precise form of the other)."""
+    if not a.date.parts or not b.date.parts:
+        return False
+    pa, pb = a.date.parts[0], b.date.parts[0]
+    n = min(len(pa), len(pb))
+    if pa[:n] != pb[:n]:
+        return False
+    sa, sb = a.date.season, b.date.season
+    if sa and sb and sa.casefold() != sb.casefold():
+        return False
+    return not (a.info and b.info and a.info != b.info)
+
+
+def _arxiv_from_notes(notes: list[str]) -> tuple[Arxiv | None, list[str]]:
+    """The arXiv block of ``N1`` notes (``arXiv:<id>v<n> [<primary>]`` and labelled lines), and the rest."""
+    arxiv: Arxiv | None = None
+    rest: list[str] = []
+    for note in notes:
+        match = _ARXIV_ID_NOTE.fullmatch(note) if arxiv is None else None
+        parsed = parse_arxiv_id(match[1]) if match else None
+        if match and parsed and match[1].lower() in (parsed[0].lower(), f"{parsed[0]}v{parsed[1]}".lower()):
+            arxiv = Arxiv(id=parsed[0], version=parsed[1], primary_class=match[2])
+        else:
+            rest.append(note)
+    return arxiv, rest
+
+
+def _arxiv_labels(arxiv: Arxiv, notes: list[str]) -> tuple[Arxiv, list[str]]:
+    """Fill ``arxiv`` from labelled notes (``arXiv categories: …``, Zotero's ``Comment: …``)."""
+    changes: dict[str, Any] = {}
+    rest: list[str] = []
+    for note in notes:
+        match = _ARXIV_LABEL.fullmatch(note)
+        label = (match[1] or match[2]).lower() if match else ""
+        key = _LABELS.get(label)
+        if match is None or key is None or key in changes:
+            rest.append(note)
+            continue
+        value = match[3].strip()
+        if key == "categories":
+            changes[key] = tuple(c for c in re.split(r"[\s,]+", value) if c)
+        elif key in ("submitted", "updated"):
+            changes[key] = Date.from_edtf(value)
+        else:
+            changes[key] = value
+    return replace(arxiv, **changes), rest
+
+
+_LABELS = {
+    "categories": "categories",
+    "submitted": "submitted",
+    "updated": "updated",
+    "comment": "comment",
+    "journal reference": "journal_ref",
+}
+
+
+def _find_arxiv(fields: dict[str, str], notes: list[str]) -> tuple[Arxiv | None, list[str]]:
+    """The record's arXiv block: from notes, an ``AN``, an arXiv DOI, an abs URL or a journal title."""
+    arxiv, notes = _arxiv_from_notes(notes)
+    location = fields.get("archive_location", "")
+    in_arxiv = fields.get("archive", "").casefold() == "arxiv"
+    candidates = (  # (text, whether a bare id counts)
+        (location, in_arxiv),
+        (fields.get("DOI", ""), False),
+        (fields.get("URL", ""), False),
+        (fields.get("container-title", ""), False),
+        (fields.get("number", ""), False),
+    )
+    for text, bare in candidates:
+        if arxiv is not None:
+            break
+        parsed = parse_arxiv_id(text, bare=bare) if "arxiv" in text.lower() or bare else None
+        if parsed:
+            arxiv = Arxiv(id=parsed[0], version=parsed[1])
+    if arxiv is None:
+        return None, notes
+    arxiv, notes = _arxiv_labels(arxiv, notes)
+    if location.lower().startswith("arxiv:") and parse_arxiv_id(location) == (arxiv.id, arxiv.version):
+        del fields["archive_location"]
+        if fields.get("archive", "").casefold() == "arxiv":
+            del fields["archive"]
+    return arxiv, notes
+
+
+def build_record(entries: list[list[Any]], ctx: ReadContext) -> Record:
+    """The canonical record for the ``[tag, value, line]`` entries of one RIS record."""
+    has_type = bool(entries) and entries[0][0] == "TY"
+    rid = next((str(e[1]).strip() for e in entries if e[0] == "ID" and str(e[1]).strip()), None)
+    csl_type, code = _read_type(
+        entries[0][1] if has_type else None, ctx, entries[0][2] if has_type else 0, rid
+    )
+    builder = _Builder(ctx, rid, csl_type)
+    for tag, value, line in entries:
+        text = str(value).strip()
+        if tag != "TY" and text:
+            builder.add(str(tag), text, int(line))
+    builder.finish_pages()
+    dates = builder.finish_dates()
+    builder.flush_warnings()
+    fields = builder.fields
+    if builder.urls:
+        fields.setdefault("URL", builder.urls[0])
+        for url in builder.urls[1:]:
+            builder.keep("UR", url)
+    arxiv, notes = _find_arxiv(fields, builder.notes)
+    if notes:
+        fields["note"] = escape_markup("\n".join(notes))
+    if arxiv is not None:
+        if csl_type == "document" or (code in ("JOUR", "EJOUR") and "container-title" not in fields):
+            csl_type = "article"
+        fields = without_implied(fields, arxiv, csl_type)
+    extra = builder.extra
+    if code is not None and CSL_TO_TY.get(csl_type) != code:
+        extra = {TY_KEY: code, **extra}
+    return Record(
+        type=csl_type,
+        id=builder.rid,
+        fields=fields,
+        names={var: tuple(n for n in people if n != Name()) for var, people in builder.names.items()},
+        dates=dates,
+        keywords=tuple(builder.keywords),
+        arxiv=arxiv,
+        extra=extra,
+    )

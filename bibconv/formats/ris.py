@@ -1,0 +1,365 @@
+"""RIS, read leniently and written to the specification.
+
+**Reading** goes line by line (memory does not grow with the file). It accepts a byte-order
+mark, CR/LF/CRLF, blank lines, counters (``1.``) and vendor text between records, ``ER  -``
+with or without its trailing space, a last record without ``ER`` (kept, reported), a ``TY``
+that starts a new record before the previous one ended (kept, reported), tag lines with odd
+spacing (``TY -  BOOK``; reported), and wrapped lines: a line that is not a tag continues the
+value above it (joined with a newline in ``AB``/``N1``/``N2``/``RN``, with a space elsewhere).
+Every line that has no place is reported with its number. Tags map through
+:mod:`bibconv.formats.ris_map`; a single-value tag given twice keeps its first value in the
+record and the others in ``extra["ris:<TAG>"]``, with a warning; tags without a canonical slot
+(``AD``, ``C1``–``C8``, ``L1``–``L4``, unknown ones) are kept in ``extra`` in the order read and
+written back. Web of Science and EndNote tagged files are refused with a clear error.
+
+**Writing** is spec-clean: ``TY`` first, ``ER  - `` last, CRLF, one tag per line, one ``AU``
+per author (``Last, First, Suffix``), ``PY  - YYYY`` plus ``DA  - YYYY/MM/DD/`` when the date
+has more than a year, UTF-8 without a byte-order mark. Rich text loses its markup; a newline
+inside a value becomes a space (abstracts stay on one line), so no value can start a tag of
+its own. Notes are written one ``N1`` per line of the note.
+
+**What RIS cannot hold** (reported through the write context, once per field): CSL fields and
+name or date variables without a tag, ``extra`` entries of other formats (``bibtex:…``,
+``csl:…``), the end of a date range, dropping particles (they join the given name). Name
+affiliations are written as ``AD`` lines, which RIS does not tie to one author (``C1`` is not
+used: its meaning changes with the reference type, and Zotero reads it as a place or a cast).
+
+**arXiv preprints** are written as ``TY  - UNPB`` ("unpublished work"). No RIS type means
+preprint; ``UNPB`` is the one that says what a preprint is, EndNote imports it as *Unpublished
+Work*, citation-js as ``manuscript``; Zotero reads ``UNPB``, like the ``GEN`` it writes itself
+for preprints, as a journal article, so nothing is lost against ``GEN`` (which citation-js
+would read as a book), and ``JOUR`` would claim a journal. The write option ``preprint_type``
+chooses another ``TY`` (``GEN``, ``JOUR``). The arXiv block travels in tags that importers map
+sensibly: ``DB  - arXiv`` and ``AN  - arXiv:<id>v<n>`` (Zotero: *Archive* and *Loc. in
+Archive*; the database/accession pair PubMed Central exports use), ``DO`` (arXiv's DOI unless
+the record has a journal DOI), ``UR`` (abs page unless the record has a URL), ``PB  - arXiv``,
+and ``N1`` notes: ``arXiv:<id>v<n> [<primary>]`` (Zotero's and Better BibTeX's own form), then
+``arXiv categories: …``, ``arXiv submitted: <v1 date>``, ``arXiv updated: <version date>``,
+``arXiv comment: …`` and ``arXiv journal reference: …``. The reader recognises all of these (and
+Zotero's ``Comment: …``, arXiv DOIs and abs URLs), rebuilds the block, reads ``UNPB``/``GEN``
+(and ``JOUR`` without a journal) with an arXiv id as CSL ``article``, and drops the generic
+values the block implies, so ris → ris and ris → csljson → ris keep every field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import IO, Any, ClassVar, TextIO
+
+from bibconv.arxiv import implied_fields
+from bibconv.errors import ParseError, WriteError
+from bibconv.formats._ris_read import DATE_INFO_KEY, TY_KEY, build_record, continue_value
+from bibconv.formats.ris_map import (
+    CSL_TO_TY,
+    DATE_TAGS,
+    EXTRA_TAGS,
+    FIELD_TAGS,
+    FREE_TEXT_TAGS,
+    NAME_TAGS,
+    SPEC_TYPES,
+    TAG_ORDER,
+    TAGS,
+    TY_TO_CSL,
+    VERBATIM_FIELDS,
+    format_date,
+)
+from bibconv.latex import strip_markup
+from bibconv.model import Date, Record
+from bibconv.names import format_ris_name
+from bibconv.registry import ReadContext, WriteContext, register
+from bibconv.textio import iter_lines, open_text
+
+__all__ = ["RisReader", "RisWriter"]
+
+_TAG_LINE = re.compile(r"([A-Z][A-Z0-9])  -(?: (.*)|\s*)$")
+_LOOSE_TAG_LINE = re.compile(r"([A-Z][A-Z0-9])[ \t]{1,4}-(?:[ \t]+(.*?))?[ \t]*$")
+_BARE_ER = re.compile(r"ER\s*$")
+_COUNTER = re.compile(r"\d+\.?\s*$")
+_KNOWN = frozenset(TAGS) | EXTRA_TAGS | {"TY", "ER"}
+_WOS = re.compile(r"(?:FN|VR|PT) \S")
+_ENDNOTE = re.compile(r"%[0-9A-Z@!#$&()*+,.?\]~^|<>\[]( |$)")
+_SNIFF_TY = re.compile(r"^TY {1,2}- ?\S", re.MULTILINE)
+_SNIFF_TAG = re.compile(r"^[A-Z][A-Z0-9]  - ", re.MULTILINE)
+
+
+def _tag_line(line: str) -> tuple[str, str, bool] | None:
+    """``(tag, value, well formed)`` for a tag line, ``None`` for any other line."""
+    match = _TAG_LINE.match(line)
+    if match:
+        return match[1], (match[2] or "").strip(), True
+    match = _LOOSE_TAG_LINE.match(line)
+    if match and match[1] in _KNOWN:
+        return match[1], (match[2] or "").strip(), False
+    if _BARE_ER.match(line):
+        return "ER", "", False
+    return None
+
+
+def _preview(text: str) -> str:
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+@register
+class RisReader:
+    """Reads RIS (Research Information Systems) files, one record at a time."""
+
+    name: ClassVar[str] = "ris"
+    extensions: ClassVar[tuple[str, ...]] = (".ris",)
+    description: ClassVar[str] = "RIS (EndNote, Zotero, Mendeley, RefWorks, publishers)"
+
+    @staticmethod
+    def sniff(head: str) -> float:
+        if _SNIFF_TY.search(head):
+            return 0.95
+        return 0.6 if len(_SNIFF_TAG.findall(head)) >= 2 else 0.0
+
+    def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
+        entries: list[list[Any]] | None = None  # [tag, value, line] in the open record
+        start = 0
+        seen_record = stray_lines = False
+        blank_since_tag = False
+        for number, raw in iter_lines(open_text(stream, ctx)):
+            line = raw.lstrip("\ufeff")  # byte-order marks of concatenated files
+            parsed = _tag_line(line)
+            if parsed is None:
+                text = line.replace("\ufeff", "").strip()
+                if not text:
+                    blank_since_tag = True
+                    continue
+                last = entries[-1][0] if entries else "TY"
+                if entries and last != "TY" and (not blank_since_tag or last in FREE_TEXT_TAGS):
+                    continue_value(entries[-1], text, number, ctx)
+                    continue
+                if not seen_record and not stray_lines:
+                    refused = self._other_format(text, number, ctx)
+                    if refused:
+                        return
+                stray_lines = True
+                what = "record counter" if _COUNTER.match(text) else "text"
+                where = "inside a record" if entries else "between records"
+                ctx.warn(f"{what} {where} skipped: {_preview(text)}", number)
+                continue
+            tag, value, clean = parsed
+            blank_since_tag = False
+            if not clean:
+                ctx.warn(
+                    f"malformed tag line {_preview(line)} read as {tag} (expected '{tag}  - value')", number
+                )
+            if tag == "ER":
+                if entries is None:
+                    ctx.warn("ER outside a record ignored", number)
+                    continue
+                if value:
+                    ctx.warn(f"text after ER ignored: {_preview(value)}", number)
+                yield from self._finish(entries, start, ctx)
+                entries = None
+                continue
+            if tag == "TY":
+                if entries is not None:
+                    ctx.warn(f"record has no ER line; it ends where the TY of line {number} starts", start)
+                    yield from self._finish(entries, start, ctx)
+                entries, start, seen_record = [[tag, value, number]], number, True
+                continue
+            if entries is None:
+                ctx.warn(f"record starts without a TY line (at {tag}); read as a generic record", number)
+                entries, start, seen_record = [], number, True
+            entries.append([tag, value, number])
+        if entries is not None:
+            ctx.warn("the last record has no ER line (the file may be truncated); record kept", start)
+            yield from self._finish(entries, start, ctx)
+        elif stray_lines and not seen_record:
+            ctx.fail(ParseError("no RIS record found: no line starts with 'TY  - '", ctx.span(1)))
+
+    @staticmethod
+    def _other_format(text: str, number: int, ctx: ReadContext) -> bool:
+        """Refuse a file in another tagged format (told apart by its first line); True if refused."""
+        if _WOS.match(text):
+            kind, hint = "Web of Science / ISI tagged format", "'FN', 'PT' and 'AU' lines without '  - '"
+        elif _ENDNOTE.match(text):
+            kind, hint = "EndNote tagged (refer) format", "'%0', '%A', '%T' lines"
+        else:
+            return False
+        ctx.fail(ParseError(f"this is {kind} ({hint}), not RIS; export the records as RIS", ctx.span(number)))
+        return True
+
+    @staticmethod
+    def _finish(entries: list[list[Any]], start: int, ctx: ReadContext) -> Iterator[Record]:
+        try:
+            record = build_record(entries, ctx)
+        except ValueError as exc:
+            ctx.fail(ParseError(f"bad record: {exc}", ctx.span(start)))
+            return
+        yield record.replace(origin=ctx.span(start))
+
+
+_BREAKS = re.compile(r"\s*[\r\n\u2028\u2029\x85\x0b\x0c]+\s*")
+_PAGE_RANGE = re.compile(r"\s*([^\s,–—-]+)\s*(?:-{1,3}|[–—])\s*([^\s,–—-]+)\s*")
+_TAG = re.compile(r"[A-Z][A-Z0-9]")
+_LOSSY_TYPES = frozenset(csl for csl, ty in CSL_TO_TY.items() if TY_TO_CSL.get(ty) != csl)
+_PREPRINT_TYPES = frozenset({"UNPB", "GEN", "JOUR", "EJOUR"})
+
+
+def one_line(text: str) -> str:
+    """``text`` with every line break (and the spaces around it) made one space."""
+    return _BREAKS.sub(" ", text).strip()
+
+
+class Projector:
+    """Turns records into ``(tag, value)`` lines, reporting what RIS cannot hold once per kind."""
+
+    def __init__(self, ctx: WriteContext) -> None:
+        self.ctx = ctx
+        self._warned: set[str] = set()
+        preprint = str(ctx.option("preprint_type") or "UNPB").upper()
+        if preprint not in SPEC_TYPES:
+            raise WriteError(f"preprint_type {preprint!r} is not a RIS type (try UNPB, GEN or JOUR)")
+        self.preprint_type = preprint
+
+    def _warn(self, key: str, message: str, record: Record) -> None:
+        if key not in self._warned:
+            self._warned.add(key)
+            self.ctx.warn(message, record.id)
+
+    def _type(self, record: Record) -> str:
+        kept = record.extra.get(TY_KEY)
+        preprint = record.type == "article" and record.arxiv is not None
+        if isinstance(kept, str) and kept in SPEC_TYPES:
+            if TY_TO_CSL[kept] == record.type or (preprint and kept in _PREPRINT_TYPES):
+                return kept
+        elif isinstance(kept, str):
+            self._warn(f"TY:{kept}", f"TY {kept!r} is not a RIS type; written as GEN", record)
+        if preprint:
+            return self.preprint_type
+        if record.type in _LOSSY_TYPES:
+            ty = CSL_TO_TY[record.type]
+            self._warn(f"type:{record.type}", f"RIS has no type for {record.type!r}; written as {ty}", record)
+        return CSL_TO_TY.get(record.type, "GEN")
+
+    def lines(self, record: Record) -> list[tuple[str, str]]:
+        """The tag lines of ``record`` without the closing ``ER``."""
+        out: dict[str, list[str]] = {tag: [] for tag in TAG_ORDER}
+        out["TY"].append(self._type(record))
+        if record.id:
+            out["ID"].append(one_line(record.id))
+        self._names(record, out)
+        self._dates(record, out)
+        fields = dict(record.fields)
+        arxiv_notes = self._arxiv(record, fields, out) if record.arxiv is not None else []
+        self._fields(record, fields, out)
+        out["KW"].extend(one_line(strip_markup(k)) for k in record.keywords)
+        out["N1"].extend(arxiv_notes)
+        lines = [(tag, value) for tag in TAG_ORDER for value in out[tag] if value]
+        lines.extend(self._extra(record, set(out["AD"])))
+        return lines
+
+    def _names(self, record: Record, out: dict[str, list[str]]) -> None:
+        for var, people in record.names.items():
+            tag = NAME_TAGS.get(var)
+            if tag is None:
+                self._warn(f"name:{var}", f"RIS has no tag for {var!r} names; dropped", record)
+                continue
+            for name in people:
+                text = one_line(format_ris_name(name))
+                if name.literal is None and "," not in text:
+                    text += ","  # "Plato," stays a family name; "Plato" would read as a literal
+                elif name.literal is not None and "," in text:
+                    self._warn(
+                        "literal-comma", f"the name {text!r} has a comma; RIS readers split it", record
+                    )
+                if name.dropping_particle:
+                    self._warn(
+                        "dropping", "RIS names have no dropping particle; it joins the given name", record
+                    )
+                out[tag].append(text)
+                for place in name.affiliation:
+                    if one_line(place) not in out["AD"]:
+                        out["AD"].append(one_line(place))
+                if name.affiliation:
+                    self._warn(
+                        "affiliation", "affiliations written as AD lines, not tied to one author", record
+                    )
+
+    def _dates(self, record: Record, out: dict[str, list[str]]) -> None:
+        info = record.extra.get(DATE_INFO_KEY) or {}
+        for var, date in record.dates.items():
+            tag = DATE_TAGS.get(var)
+            if var != "issued" and tag is None:
+                self._warn(f"date:{var}", f"RIS has no tag for the {var!r} date; dropped", record)
+                continue
+            if len(date.parts) > 1:
+                self._warn(
+                    f"range:{var}", f"RIS dates cannot be ranges; the end of {var!r} is dropped", record
+                )
+                date = Date(parts=date.parts[:1], season=date.season)
+            year, full = format_date(date, info.get(var) if isinstance(info, dict) else None)
+            if tag is not None:
+                out[tag].append(full or year or "")
+            else:
+                out["PY"].append(year or "")
+                out["DA"].append(full or "")
+
+    def _arxiv(self, record: Record, fields: dict[str, str], out: dict[str, list[str]]) -> list[str]:
+        arxiv = record.arxiv
+        assert arxiv is not None
+        for key, value in implied_fields(arxiv, record.type).items():
+            if key != "number":
+                fields.setdefault(key, value)
+        if "archive" not in fields and "archive_location" not in fields:
+            fields["archive"], fields["archive_location"] = "arXiv", f"arXiv:{arxiv.versioned_id}"
+        notes = [f"arXiv:{arxiv.versioned_id}" + (f" [{arxiv.primary_class}]" if arxiv.primary_class else "")]
+        if arxiv.categories:
+            notes.append("arXiv categories: " + " ".join(arxiv.categories))
+        for label, date in (("submitted", arxiv.submitted), ("updated", arxiv.updated)):
+            if date is not None and (date.to_edtf() or date.literal):
+                notes.append(f"arXiv {label}: {date.to_edtf() or date.literal}")
+        if arxiv.comment:
+            notes.append("arXiv comment: " + one_line(strip_markup(arxiv.comment)))
+        if arxiv.journal_ref:
+            notes.append("arXiv journal reference: " + one_line(strip_markup(arxiv.journal_ref)))
+        return notes
+
+    def _fields(self, record: Record, fields: dict[str, str], out: dict[str, list[str]]) -> None:
+        for name, value in fields.items():
+            text = value if name in VERBATIM_FIELDS else strip_markup(value)
+            if name == "page":
+                match = _PAGE_RANGE.fullmatch(text)
+                out["SP"].append(one_line(match[1] if match else text))
+                if match:
+                    out["EP"].append(match[2])
+            elif name == "note":
+                out["N1"].extend(one_line(line) for line in text.splitlines() if line.strip())
+            elif name in FIELD_TAGS:
+                out[FIELD_TAGS[name]].append(one_line(text))
+            else:
+                self._warn(f"field:{name}", f"RIS has no tag for {name!r}; dropped", record)
+
+    def _extra(self, record: Record, addresses: set[str]) -> list[tuple[str, str]]:
+        lines: list[tuple[str, str]] = []
+        for key, value in record.extra.items():
+            tag = key[4:] if key.startswith("ris:") else ""
+            if key in (TY_KEY, DATE_INFO_KEY):
+                continue
+            if not _TAG.fullmatch(tag) or tag in ("TY", "ER"):
+                self._warn(f"extra:{key}", f"RIS cannot hold {key!r}; dropped", record)
+                continue
+            for item in value if isinstance(value, list) else [value]:
+                text = one_line(str(item))
+                if text and not (tag == "AD" and text in addresses):
+                    lines.append((tag, text))
+        return lines
+
+
+@register
+class RisWriter:
+    """Writes spec-clean RIS: TY first, ER last, CRLF, UTF-8 (see the module docstring)."""
+
+    name: ClassVar[str] = "ris"
+    extensions: ClassVar[tuple[str, ...]] = (".ris",)
+    description: ClassVar[str] = "RIS (EndNote, Zotero, Mendeley, RefWorks, publishers)"
+
+    def write(self, records: Iterable[Record], stream: TextIO, ctx: WriteContext) -> None:
+        projector = Projector(ctx)
+        for record in records:
+            lines = projector.lines(record)
+            stream.write("".join(f"{tag}  - {value}\r\n" for tag, value in lines) + "ER  - \r\n\r\n")
