@@ -336,3 +336,48 @@ def test_extension_and_sniffing() -> None:
     assert format_for_extension("feed.atom") == "atom"
     assert AtomReader.sniff("<?xml version='1.0'?><rss version='2.0'><channel><title>x</title>") == 0.5
     assert AtomReader.sniff("@article{x, title={y}}") == 0.0
+
+
+WRITER_SAMPLES = [
+    "arxivpy2016_id_list_1111.2011v2.xml",
+    "arxivpy2026_id_astro-ph_0601001.xml",
+    "arxivpy2026_id_quant-ph_0201082v1.xml",
+    "pubs2019_id_math_0211159.xml",
+    "zoia2020_id_list_1601.00001.xml",
+    "xiv2025_cat_cs.RO_AND_neural.xml",
+    "orijtech2017_deep_dream-0.atom",
+    "bibconv_announce_atom_2026-08-18_cs.CL.xml",
+]
+WRITERS = {"bibtex": ".bib", "biblatex": ".biblatex.bib", "ris": ".ris"}
+
+
+@pytest.mark.parametrize("fmt", sorted(WRITERS))
+@pytest.mark.parametrize("name", WRITER_SAMPLES)
+def test_representative_feeds_convert_to_golden_outputs(name: str, fmt: str, update_golden: bool) -> None:
+    path = feed(name)
+    output = bibconv.write(read(name), fmt) or ""
+    check_golden(path.with_name(path.name + WRITERS[fmt]), output, update_golden)
+
+
+def test_bibtex_biblatex_and_ris_projections_of_preprints() -> None:
+    records = read("arxivpy2026_id_quant-ph_0201082v1.xml") + read("arxivpy2016_id_list_1111.2011v2.xml")
+    bibtex = (bibconv.write(records, "bibtex") or "").split("\n\n")
+    assert bibtex[0].startswith("@misc{")
+    for needle in ("eprint = {quant-ph/0201082}", "archivePrefix = {arXiv}", "primaryClass = {quant-ph}"):
+        assert needle in bibtex[0]
+    assert "doi = {10.48550/arXiv.quant-ph/0201082}" in bibtex[0]
+    assert "url = {https://arxiv.org/abs/quant-ph/0201082" in bibtex[0]
+    assert "eprint = {1111.2011}" in bibtex[1]  # the version stays out of eprint
+    assert "doi = {10.1103/PhysRevB.85.115117}" in bibtex[1]  # the journal DOI
+    biblatex = bibconv.write(records, "biblatex") or ""
+    for needle in ("eprint = {quant-ph/0201082}", "eprinttype = {arXiv}", "eprintclass = {quant-ph}"):
+        assert needle in biblatex
+    ris = (bibconv.write(records, "ris") or "").split("ER  - ")
+    for needle in (
+        "AN  - arXiv:quant-ph/0201082v1",
+        "DO  - 10.48550/arXiv.quant-ph/0201082",
+        "UR  - https://arxiv.org/abs/quant-ph/0201082",
+    ):
+        assert needle in ris[0]
+    assert "AN  - arXiv:1111.2011v2" in ris[1]
+    assert "DO  - 10.1103/PhysRevB.85.115117" in ris[1]
