@@ -27,6 +27,7 @@ __all__ = [
     "absolute",
     "clean",
     "decode_html",
+    "fragment_text",
     "line_links",
     "lines_of",
     "parse",
@@ -208,6 +209,17 @@ def rich_of(node: Any, skip: frozenset[int] = frozenset()) -> str:
     for tag in ("i", "b", "sup", "sub"):  # drop empty or space-only pairs left by skipped content
         text = re.sub(rf"<{tag}>\s*</{tag}>", " ", text)
     return clean_space(text)
+
+
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
+
+
+def fragment_text(value: str) -> str:
+    """Text of a value that may hold HTML markup (``<em>how</em>`` in a meta tag or JSON-LD)."""
+    if not _TAG.search(value):
+        return value
+    body = parse(f"<body>{value}</body>").body
+    return text_of(body) if body is not None else value
 
 
 def absolute(href: str | None, base: str | None) -> str | None:

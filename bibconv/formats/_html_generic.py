@@ -46,6 +46,7 @@ _AUX_LINK = re.compile(
     r"v\d+|\[\d+\]|\d+|more|read more|lire la suite|weiterlesen|leer más|続きを読む)\W*$",
     re.IGNORECASE,
 )
+_LINK_LINE = re.compile(r"^\W*(?:arxiv:\s*\S+|doi:\s*\S+|https?://\S+|10\.\d{4,9}/\S+)\W*$", re.IGNORECASE)
 _NUMBERING = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s*")
 _EMPTY_BRACKETS = re.compile(r"\[\s*\]|\(\s*\)")
 _CLASS_ROLE = {
@@ -114,6 +115,11 @@ def _title_node(block: Any) -> tuple[Any | None, str]:
     for node in block.css("b, strong"):
         if _words(text_of(node)) >= 3 and not _labels.AUTHORS.match(text_of(node)):
             return node, "bold"
+    if block.tag == "tr":  # a row without headings: the first cell of a few words that is not names or a date
+        for cell in block.css("td"):
+            text = text_of(cell)
+            if _words(text) >= 3 and not looks_like_names(text) and parse_date(text) is None:
+                return cell, "cell"
     return None, ""
 
 
@@ -315,7 +321,7 @@ def _chunk_entry(chunk: list[tuple[str, list[str]]], base: str | None, lang: str
     entry = Entry(
         title=clean_space(_NUMBERING.sub("", chunk[0][0])), authors=byline.authors, issued=byline.date
     )
-    rest = [t for t, _ in chunk[2:]]
+    rest = [t for t, links in chunk[2:] if not (links and _LINK_LINE.match(t))]
     entry.abstract = " ".join(_labels.strip_label(_labels.ABSTRACT, t) or t for t in rest)
     for index, (_, links) in enumerate(chunk):
         for href in links:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from bibconv.formats._html_dom import absolute, text_of
+from bibconv.formats._html_dom import absolute, fragment_text, text_of
 from bibconv.formats._html_structured import doi_in, first_date, links_into, name_parts, pages, set_field
 from bibconv.formats._listing import Entry, clean_space, plain_name
 from bibconv.model import Name
@@ -72,15 +72,30 @@ def _ld_person(value: Any) -> Name | None:
     return Name(**{**name_parts(parsed), "affiliation": affiliation})
 
 
+def _containers(entry: Entry, value: Any, depth: int = 0) -> None:
+    """Volume, issue, ISSN and journal name up the ``isPartOf`` chain (issue → volume → periodical)."""
+    for part in value if isinstance(value, list) else [value]:
+        if not isinstance(part, Mapping) or depth > 4:
+            continue
+        set_field(entry, "volume", _ld_text(part.get("volumeNumber")))
+        set_field(entry, "issue", _ld_text(part.get("issueNumber")))
+        set_field(entry, "ISSN", _ld_text(part.get("issn")))
+        kinds = _ld_types(part)
+        if not kinds or any(k in ("periodical", "book", "bookseries", "newspaper") for k in kinds):
+            set_field(entry, "container-title", _ld_text(part.get("name")))
+        _containers(entry, part.get("isPartOf"), depth + 1)
+        set_field(entry, "container-title", _ld_text(part.get("name")))
+
+
 def _ld_entry(item: Mapping[str, Any], base: str | None) -> Entry | None:
     kinds = [k for k in _ld_types(item) if k in _SCHOLARLY]
-    title = _ld_text(item.get("headline") or item.get("name"))
+    title = fragment_text(_ld_text(item.get("headline") or item.get("name")))
     if not kinds or not title:
         return None
     authors = item.get("author") or item.get("creator") or []
     people = [p for p in (_ld_person(a) for a in (authors if isinstance(authors, list) else [authors])) if p]
     entry = Entry(title=title, authors=tuple(people), record_type=_SCHOLARLY[kinds[0]])
-    entry.abstract = _ld_text(item.get("abstract") or item.get("description"))
+    entry.abstract = fragment_text(_ld_text(item.get("abstract") or item.get("description")))
     entry.issued = first_date(_ld_text(item.get("datePublished")), _ld_text(item.get("dateCreated")))
     links = [_ld_text(item.get(k)) for k in ("url", "@id", "sameAs", "mainEntityOfPage")]
     identifiers = item.get("identifier") or []
@@ -88,19 +103,11 @@ def _ld_entry(item: Mapping[str, Any], base: str | None) -> Entry | None:
         links.append(_ld_text(ident.get("value") if isinstance(ident, Mapping) else ident))
     entry.doi = next((d for d in (doi_in(x) for x in links) if d), None)
     links_into(entry, links, base)
-    container = item.get("isPartOf") or {}
-    for part in container if isinstance(container, list) else [container]:
-        if isinstance(part, Mapping):
-            set_field(entry, "volume", _ld_text(part.get("volumeNumber")))
-            set_field(entry, "issue", _ld_text(part.get("issueNumber")))
-            issn = part.get("issn")
-            set_field(entry, "ISSN", _ld_text(issn))
-            set_field(entry, "container-title", _ld_text(part.get("name")))
-            inner = part.get("isPartOf")
-            if isinstance(inner, Mapping):
-                set_field(entry, "container-title", _ld_text(inner.get("name")))
+    _containers(entry, item.get("isPartOf"))
     if entry.record_type == "article" and "container-title" in entry.fields:
         entry.record_type = "article-journal"
+    elif entry.record_type == "article-journal" and "container-title" not in entry.fields:
+        entry.record_type = "article"
     set_field(entry, "page", pages(_ld_text(item.get("pageStart")), _ld_text(item.get("pageEnd"))))
     set_field(entry, "page", _ld_text(item.get("pagination")))
     set_field(entry, "publisher", _ld_text(item.get("publisher")))

@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from bibconv.dates import parse_date
-from bibconv.formats._html_dom import absolute
+from bibconv.formats._html_dom import absolute, fragment_text
 from bibconv.formats._listing import Entry, clean_space, plain_name, unique
 from bibconv.model import Arxiv, Name
 
@@ -116,7 +116,9 @@ def highwire(pairs: list[tuple[str, str]], base: str | None) -> Entry | None:
     title = one("title")
     if not title:
         return None
-    entry = Entry(title=title, authors=tuple(authors), abstract=one("abstract") or "")
+    entry = Entry(
+        title=fragment_text(title), authors=tuple(authors), abstract=fragment_text(one("abstract") or "")
+    )
     container = one("journal_title", "conference_title", "inbook_title", "book_title")
     set_field(entry, "container-title", container)
     set_field(entry, "container-title-short", one("journal_abbrev"))
@@ -190,7 +192,7 @@ def dublin_core(pairs: list[tuple[str, str]]) -> Entry | None:
         return None
     creators = [plain_name(c) for c in values.get("creator", [])]
     entry = Entry(
-        title=title,
+        title=fragment_text(title),
         authors=tuple(parse_ris_name(c) if "," in c else parse_name(c) for c in creators),
         abstract=one("description", "abstract") or "",
     )
@@ -254,7 +256,7 @@ def coins(tree: Any) -> list[Entry]:
         kind = _COINS_GENRES.get(genre) or (
             "article-journal" if fmt == "journal" else "book" if fmt == "book" else "document"
         )
-        entry = Entry(title=title, authors=tuple(people), record_type=kind)
+        entry = Entry(title=fragment_text(title), authors=tuple(people), record_type=kind)
         entry.issued = first_date(one("date"))
         if one("atitle"):
             set_field(entry, "container-title", one("jtitle", "title", "btitle"))
@@ -268,7 +270,8 @@ def coins(tree: Any) -> list[Entry]:
         entry.keywords.extend(values.get("subject", []))
         ids = values.get("rft_id", []) + values.get("identifier", [])
         entry.doi = next((d for d in (doi_in(i) for i in ids if "doi" in i.lower()) if d), None)
-        links_into(entry, [i for i in ids if i.startswith(("http", "info:arxiv"))], None)
+        links = [f"arXiv:{i[len('info:arxiv/') :]}" if i.startswith("info:arxiv/") else i for i in ids]
+        links_into(entry, [i for i in links if i.startswith(("http", "arXiv:"))], None)
         entries.append(entry)
     return entries
 

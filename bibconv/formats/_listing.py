@@ -95,21 +95,36 @@ def _without_affiliations(text: str) -> str:
     return ", ".join(m.group("name") if (m := _PAREN.match(p)) else p for p in _pieces(text))
 
 
+_CONJUNCTIONS = re.compile(r"\s+(?:et|und|y|e|en|och|og|és|i|и|ja|a)\s+(?=\S)")
+_CJK_NAME = re.compile(r"^[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+$")
+
+
+def _split(text: str) -> list[Name]:
+    """Split a name list; ``et``/``und``/``y``… join names as ``and`` does; CJK names are family-first."""
+    from bibconv.names import split_name_list
+
+    names = split_name_list(_CONJUNCTIONS.sub(", ", text))
+    return [
+        Name(family=n.given, given=n.family)
+        if n.given and n.family and _CJK_NAME.match(n.given) and _CJK_NAME.match(n.family)
+        else n
+        for n in names
+    ]
+
+
 def authors_from_text(text: str) -> tuple[Name, ...]:
     """``Jiesong Chen, Pau Rodr\\'iguez and Lei Li`` → names in order, TeX decoded.
 
     A parenthesis after a name (``Hollis Robbins (University of Utah)``, arXiv's way) is the
     name's affiliation.
     """
-    from bibconv.names import split_name_list
-
     text = _LABELS.sub("", plain_name(text)).strip(" ,;.")
     if "(" not in text:
-        return tuple(split_name_list(text)) if text else ()
+        return tuple(_split(text)) if text else ()
     names: list[Name] = []
     for piece in _pieces(text):
         match = _PAREN.match(piece)
-        found = split_name_list(match.group("name") if match else piece)
+        found = _split(match.group("name") if match else piece)
         if match and found:
             last = found[-1]
             found[-1] = replace(last, affiliation=(*last.affiliation, clean_space(match.group("aff"))))
@@ -126,7 +141,7 @@ def looks_like_names(text: str) -> bool:
     text = _without_affiliations(_LABELS.sub("", plain_name(text)).strip(" ,;"))
     if not text or len(text) > 4000 or any(c.isdigit() for c in text):
         return False
-    pieces = [p.strip() for p in re.split(r",|;|\band\b|\bund\b|\bet\b|&|、|，", text) if p.strip()]
+    pieces = [p.strip() for p in re.split(r",|;|\band\b|&|、|，", _CONJUNCTIONS.sub(", ", text)) if p.strip()]
     if not pieces:
         return False
     for piece in pieces:
@@ -139,7 +154,8 @@ def looks_like_names(text: str) -> bool:
             w for w in words if w.lower() not in _LOWER_PARTICLES and not (w.islower() and len(w) <= 3)
         ]
         lowercase = not capitals or any(w[0].isalpha() and not w[0].isupper() for w in capitals)
-        if lowercase and not all(_is_cjk(c) for c in piece.replace(" ", "")):
+        cjk = all(_is_cjk(c) for c in piece.replace(" ", ""))
+        if (lowercase or not words[-1][:1].isupper()) and not cjk and not words[-1].startswith("-"):
             return False
     return not (len(pieces) == 1 and len(pieces[0].split()) == 1)
 
@@ -169,7 +185,7 @@ def parse_byline(text: str, lang: str | None = None) -> Byline | None:
         date, before = found[0], text[: found[1]]
     elif match := _YEAR_ONLY.match(text):
         prefix = match.group("before")
-        if prefix.rstrip() != prefix or prefix.endswith(tuple(_BYLINE_SEPARATORS)) or not prefix:
+        if match.start("year") > match.end("before") or not prefix:
             date, before = Date(parts=((int(match.group("year")),),)), prefix
     if date is None:
         if parse_date(text, lang) is not None:
