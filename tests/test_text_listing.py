@@ -33,6 +33,30 @@ def test_golden_csljson(path: Path, update_golden: bool) -> None:
     check_golden(path.with_suffix(".csl.json"), _csl(path), update_golden)
 
 
+@pytest.mark.parametrize(("target", "suffix"), [("bibtex", ".bib"), ("ris", ".ris")])
+def test_seed_golden_through_the_writers(target: str, suffix: str, update_golden: bool) -> None:
+    result = bibconv.write(bibconv.read(SEED), target)
+    assert result is not None
+    check_golden(SEED.with_suffix(suffix), result, update_golden)
+    assert TRUNCATED_NOTE in result  # the cut abstracts say so in every output format
+
+
+def test_seed_through_the_command_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from bibconv.cli import main
+
+    out = tmp_path / "seed.bib"
+    result = CliRunner().invoke(main, ["convert", str(SEED), "-t", "bibtex", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert text.count("@article{") == 25
+    assert "Rodríguez, Pau" in text
+    assert "Gonçalves, Nuno" in text
+    keys = [line.split("{", 1)[1].rstrip(",") for line in text.splitlines() if line.startswith("@")]
+    assert len(set(keys)) == 25
+
+
 def test_seed_is_detected_as_text_by_content() -> None:
     assert bibconv.detect(SEED) == "text"
     assert bibconv.detect(SEED.read_bytes()) == "text"
