@@ -24,7 +24,8 @@ from bibconv.errors import (
     WriteError,
 )
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
-from bibconv.registry import ReadContext, WriteContext, formats, register
+from bibconv.registry import ReadContext, WriteContext, register
+from bibconv.registry import formats as list_formats
 
 __all__ = [
     "Arxiv",
@@ -47,8 +48,8 @@ __all__ = [
     "__version__",
     "convert",
     "detect",
-    "formats",
     "iter_records",
+    "list_formats",
     "read",
     "register",
     "write",

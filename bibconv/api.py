@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, TextIO, Union
 
-from bibconv.errors import Diagnostic, FormatError, OutputError
-from bibconv.model import Record
+from bibconv.errors import Diagnostic, FormatError, ReadError
+from bibconv.model import Record, SourceSpan
 from bibconv.output import atomic_output
 from bibconv.registry import ReadContext, WriteContext, detect_format, get_reader, get_writer
 from bibconv.textio import chain_head, decode_head
@@ -71,7 +71,7 @@ def open_source(source: Source) -> Iterator[tuple[IO[bytes], str | None]]:
         try:
             handle = open(path, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
-            raise OutputError(f"{path}: cannot open: {exc.strerror}") from None
+            raise ReadError(f"cannot open: {exc.strerror}", SourceSpan(path)) from None
         with handle:
             yield handle, path
     elif isinstance(source, str):

@@ -96,9 +96,12 @@ def _output(path: str | None, spool: bool) -> Iterator[TextIO]:
 def _records(
     inputs: Iterable[str], from_: str | None, strict: bool, run: _Run, options: dict[str, Any]
 ) -> Iterator[Any]:
+    from pathlib import Path
+
     from bibconv.api import iter_records
 
-    for source in inputs:
+    for name in inputs:
+        source = name if name == "-" else Path(name)
         yield from iter_records(source, from_, strict=strict, diagnostics=run.diagnostics, **options)
         run.report()
 
@@ -229,6 +232,10 @@ def convert(
         if target is None:
             raise click.UsageError("give the output format with -t/--to (see 'bibconv formats')")
         sources = list(inputs) or ["-"]
+        for source in sources:
+            if source != "-" and not os.path.isfile(source):
+                problem = "is a directory" if os.path.isdir(source) else "no such file"
+                raise click.BadParameter(f"{source}: {problem}", param_hint="INPUT")
         if output and output != "-":
             for source in sources:
                 if source != "-" and os.path.exists(source) and same_file(source, output):

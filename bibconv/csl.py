@@ -5,7 +5,7 @@ These are the exact spellings the canonical record uses as keys.
 
 from __future__ import annotations
 
-__all__ = ["DATE_VARS", "NAME_VARS", "NUMBER_VARS", "TEXT_VARS", "TYPES", "is_field"]
+__all__ = ["DATE_VARS", "NAME_VARS", "NUMBER_VARS", "TEXT_VARS", "TYPES", "VERBATIM_VARS", "is_field"]
 
 TYPES: frozenset[str] = frozenset(
     [
@@ -171,6 +171,12 @@ TEXT_VARS: frozenset[str] = frozenset(
         "year-suffix",
     ]
 )
+
+
+VERBATIM_VARS: frozenset[str] = frozenset(
+    {"URL", "DOI", "ISBN", "ISSN", "PMID", "PMCID", "call-number", "archive_location", "language"}
+)
+"""Variables stored as written, not as rich text: identifiers, so ``&`` in a URL stays ``&``."""
 
 
 def is_field(name: str) -> bool:

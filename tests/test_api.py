@@ -35,7 +35,7 @@ PUBLIC = {
     "__version__",
     "convert",
     "detect",
-    "formats",
+    "list_formats",
     "iter_records",
     "read",
     "register",
@@ -124,7 +124,7 @@ def test_failed_write_leaves_the_old_file(tmp_path: Path) -> None:
 
 
 def test_formats_registry_lists_csljson() -> None:
-    info = bibconv.formats()["csljson"]
+    info = bibconv.list_formats()["csljson"]
     assert info.reader is not None
     assert info.writer is not None
     assert ".json" in info.extensions

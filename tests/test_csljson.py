@@ -81,10 +81,10 @@ def test_output_reproduces_its_own_input() -> None:
 
 
 def test_zotero_date_parts_with_string_year() -> None:
-    record = bibconv.read(FIXTURES / "csljson" / "commonmeta_csl-list.json")[0]
-    assert record.dates["accessed"] == Date(((2016, 12, 23),))
-    assert record.names["author"][0] == Name(family="Tenopir", given="Carol")
-    assert record.extra["csl:license"]
+    records = bibconv.read(FIXTURES / "csljson" / "commonmeta_csl-list.json")
+    assert records[0].dates["accessed"] == Date(((2016, 12, 23),))
+    assert records[0].names["author"][0] == Name(family="Tenopir", given="Carol")
+    assert [r.extra["csl:license"] for r in records if "csl:license" in r.extra] == ["2016, Creative Approaches to Research"]
 
 
 def test_single_object_and_json_lines() -> None:

@@ -13,6 +13,7 @@ entries of other formats under their own keys (``bibtex:howpublished``).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import IO, Any, ClassVar, TextIO
@@ -34,8 +35,34 @@ _KNOWN_KEYS = (
 )
 
 
+# CSL rich text: these tags are markup; every other ``&``, ``<``, ``>`` is literal text.
+_CSL_TAG = re.compile(
+    r'(</?(?:i|b|sup|sub)>|<span class="nocase">|<span style="font-variant:\s*small-caps;?">|</span>)'
+)
+_ENTITY = re.compile(r"&(?:amp|lt|gt|quot|#38|#60|#62);")
+_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#38;": "&", "&#60;": "<", "&#62;": ">"}
+
+
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def rich_from_csl(text: str) -> str:
+    """CSL-JSON text → record rich text (literal ``&``, ``<``, ``>`` escaped, tags kept)."""
+    if not any(c in text for c in "&<>"):
+        return text
+    parts = _CSL_TAG.split(text)
+    for i in range(0, len(parts), 2):
+        plain = _ENTITY.sub(lambda m: _ENTITIES[m.group(0)], parts[i])
+        parts[i] = plain.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return "".join(parts)
+
+
+def rich_to_csl(text: str) -> str:
+    """Record rich text → CSL-JSON text (entities for ``&``, ``<``, ``>`` written as characters)."""
+    if "&" not in text:
+        return text
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
 def _number_text(value: Any) -> str:
@@ -115,11 +142,13 @@ def record_from_csl(
                 raise ValueError(f"{key!r} must be a date object")
             dates[key] = Date.from_csl(value if not isinstance(value, int) else str(value))
         elif key == "keyword":
-            keywords = tuple(k.strip() for k in _text(value).split(",") if k.strip())
+            keywords = tuple(rich_from_csl(k.strip()) for k in _text(value).split(",") if k.strip())
         elif key in csl.NUMBER_VARS:
             fields[key] = _number_text(value)
-        elif key in csl.TEXT_VARS:
+        elif key in csl.VERBATIM_VARS:
             fields[key] = _text(value)
+        elif key in csl.TEXT_VARS:
+            fields[key] = rich_from_csl(_text(value))
         else:
             extra[f"csl:{key}"] = value
     custom = item.get("custom") or {}
@@ -184,8 +213,10 @@ def record_to_csl(record: Record, key: str | None = None) -> dict[str, Any]:
             fields.setdefault(name, value)
         custom[_ARXIV_KEY] = _arxiv_to_custom(record.arxiv)
     for name, value in fields.items():
-        if csl.is_field(name):
+        if name in csl.VERBATIM_VARS:
             item[name] = value
+        elif csl.is_field(name):
+            item[name] = rich_to_csl(value)
         else:
             custom[f"bibconv:field:{name}"] = value
     affiliations: dict[str, list[list[str]]] = {}
@@ -198,7 +229,7 @@ def record_to_csl(record: Record, key: str | None = None) -> dict[str, Any]:
     for var, date in record.dates.items():
         item[var] = date.to_csl()
     if record.keywords:
-        item["keyword"] = ", ".join(record.keywords)
+        item["keyword"] = ", ".join(rich_to_csl(k) for k in record.keywords)
     for name, value in record.extra.items():
         if name == _CSL_ID_KEY:
             continue
