@@ -116,8 +116,13 @@ def _is_balanced(text: str) -> bool:
     return depth == 0
 
 
-def encode(text: str, *, ascii: bool = False, warn: Callable[[str], None] | None = None) -> str:
+def encode(
+    text: str, *, ascii: bool = False, warn: Callable[[str], None] | None = None, markup: bool = True
+) -> str:
     r"""Record text → BibTeX value body (see the module docstring).
+
+    With ``markup=False`` the text is plain Unicode (name parts, ``decode(markup=False)`` output): ``<``,
+    ``>`` and ``&`` are characters, not tags or entities; math and kept macros still pass through.
 
     >>> encode('<span class="nocase">DNA</span> &amp; R_2 in $\\alpha$')
     '{DNA} \\& R\\_2 in $\\alpha$'
@@ -125,13 +130,21 @@ def encode(text: str, *, ascii: bool = False, warn: Callable[[str], None] | None
     out: list[str] = []
     stack: list[str] = []
     pos = 0
+    unescape = html.unescape if markup else _same
     for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup
+        if kind == "tag" and not markup:
+            continue
         if kind == "macro":
             end = _balanced_end(text, m.end())
-            if end < 0 or m.start() < pos or "<" in text[m.start() : end] or _decoded_macro(m[0][1:]):
+            if (
+                end < 0
+                or m.start() < pos
+                or (markup and "<" in text[m.start() : end])
+                or _decoded_macro(m[0][1:])
+            ):
                 continue  # not balanced, inside a token, holding markup, or a macro decoding reads
-            token = html.unescape(text[m.start() : end])
+            token = unescape(text[m.start() : end])
         elif m.start() < pos:
             continue
         else:
@@ -144,7 +157,7 @@ def encode(text: str, *, ascii: bool = False, warn: Callable[[str], None] | None
         elif kind == "math":
             if _DIGIT_AFTER_RE.match(text, m.end()) and not _TEXISH_RE.search(token):
                 continue  # ``$20 and $30``: a closing dollar before a digit must look like TeX
-            token = html.unescape(token)
+            token = unescape(token)
             if not _is_balanced(token):
                 continue
             emitted = _text(token, ascii, warn, math=True)
@@ -152,12 +165,16 @@ def encode(text: str, *, ascii: bool = False, warn: Callable[[str], None] | None
             if not _is_balanced(token):
                 continue
             emitted = _text(token, ascii, warn, math=True)
-        out.append(_text(html.unescape(text[pos : m.start()]), ascii, warn))
+        out.append(_text(unescape(text[pos : m.start()]), ascii, warn))
         out.append(emitted)
         pos = end
-    out.append(_text(html.unescape(text[pos:]), ascii, warn))
+    out.append(_text(unescape(text[pos:]), ascii, warn))
     out.extend("}" * len(stack))
     return "".join(out)
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def _decoded_macro(name: str) -> bool:

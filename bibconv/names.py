@@ -178,6 +178,7 @@ def _parse_extended(text: str, warn: Callable[[str], None] | None) -> Name:
 
 # --- writing -----------------------------------------------------------------------------------
 
+_TIE_RE = re.compile(r"(?<!\\)~")
 _AND_WORD_RE = re.compile(r"(?:^|\s)and(?:\s|$)", re.IGNORECASE)
 
 
@@ -190,7 +191,7 @@ def _first_is_lower(text: str) -> bool:
 
 def _risky(text: str, value: str) -> bool:
     """Whether a name part would be split or cut by BibTeX unless braced."""
-    return "," in text or _AND_WORD_RE.search(text) is not None or "~" in value
+    return "," in text or _AND_WORD_RE.search(text) is not None or _TIE_RE.search(value) is not None
 
 
 def _family_tex(family: str, enc: Callable[[str], str]) -> str:
@@ -231,14 +232,20 @@ def format_bibtex_name(
 ) -> str:
     r"""A name in BibTeX's comma form: ``von Last, Jr, First`` / ``von Last, First`` / ``{Literal}``.
 
-    Parts are passed through ``encode``. The family is braced when BibTeX would otherwise split or
-    reinterpret it (a comma, the word ``and``, a ``~``, several words, a lowercase or non-letter start);
-    given names and suffixes are braced when they hold a comma, ``and`` or ``~``. A particle of lowercase
-    words is written as BibTeX's ``von`` (``van der Waals, J. D.``); a capitalised one can only be kept
-    inside the braced family (``{De Leo}, Rossana``). Classic BibTeX has no dropping particle: it is
-    written as ``von`` too, unless ``extended=True`` (biblatex), which writes such names — and names with
-    a capitalised particle — in biblatex's extended form ``family={…}, given={…}, prefix={…},
-    useprefix=false``, which :func:`split_bibtex_names` reads back exactly.
+    Parts (plain Unicode) are passed through ``encode``; a writer passes
+    ``functools.partial(latex.encode, markup=False)`` (``ascii=True`` for ``--ascii``).
+
+    * The family is braced when BibTeX would otherwise split or reinterpret it: a comma, the word
+      ``and``, a ``~``, several words, a lowercase or non-letter start.
+    * A family-only name whose family is braced gets a trailing comma (``{Ben Arous},``); a name
+      wholly in braces is a literal.
+    * Given names and suffixes are braced when they hold a comma, ``and`` or ``~``.
+    * A particle of lowercase words is written as BibTeX's ``von`` (``van der Waals, J. D.``); a
+      capitalised one can only be kept inside the braced family (``{De Leo}, Rossana``).
+    * Classic BibTeX has no dropping particle: it is written as ``von`` too, unless ``extended=True``
+      (biblatex), which writes such names — and names with a capitalised particle — in biblatex's
+      extended form ``family={…}, given={…}, prefix={…}, useprefix=false``, read back exactly by
+      :func:`split_bibtex_names`.
 
     >>> format_bibtex_name(Name(family="Waals", given="J. D.", non_dropping_particle="van der"))
     'van der Waals, J. D.'
@@ -258,7 +265,10 @@ def format_bibtex_name(
     first = _part_tex(name.given, encode) if name.given else ""
     if name.suffix:
         return f"{last}, {_part_tex(name.suffix, encode)}, {first}"
-    return f"{last}, {first}" if first else last
+    if first:
+        return f"{last}, {first}"
+    # A lone braced family would read back as a literal: the comma says "family, no given name".
+    return last + "," if last.startswith("{") and last.endswith("}") else last
 
 
 def format_natural(name: Name) -> str:
@@ -267,16 +277,20 @@ def format_natural(name: Name) -> str:
 
 
 def format_ris_name(name: Name) -> str:
-    """RIS ``Last, First, Suffix`` with the non-dropping particle in ``Last``; literal as is."""
+    """RIS ``Last, First, Suffix`` with the non-dropping particle in ``Last``; literal as is.
+
+    A family-only name keeps its comma (``Madonna,``), so that :func:`parse_ris_name` does not read it
+    as a literal; a dropping particle follows the given names.
+    """
     if name.literal is not None:
         return name.literal
     given = " ".join(p for p in (name.given, name.dropping_particle) if p)
     parts = [name.family_full(), given]
     if name.suffix:
         parts.append(name.suffix)
-    while len(parts) > 1 and not parts[-1]:
+    while len(parts) > 2 and not parts[-1]:
         parts.pop()
-    return ", ".join(parts)
+    return ", ".join(parts) if parts[1] or len(parts) > 2 else parts[0] + ","
 
 
 _RIS_PARTICLE_RE = re.compile(r"^((?:[a-z][\w'’]*\s+)+)(?=\S)")
@@ -284,6 +298,8 @@ _RIS_PARTICLE_RE = re.compile(r"^((?:[a-z][\w'’]*\s+)+)(?=\S)")
 
 def parse_ris_name(text: str) -> Name:
     """Read an RIS ``Last, First, Suffix`` name; leading lowercase words of ``Last`` are a particle.
+
+    Text without a comma is an organisation (literal), as RIS writers put personal names family-first.
 
     >>> parse_ris_name("van der Waals, J. D.").to_csl()
     {'family': 'Waals', 'given': 'J. D.', 'non-dropping-particle': 'van der'}
