@@ -26,7 +26,7 @@ from bibconv.dates import parse_date, search_date
 from bibconv.formats import _labels
 from bibconv.formats._html_dom import absolute, line_links, rich_of, text_of
 from bibconv.formats._listing import Entry, authors_from_text, clean_space, looks_like_names, parse_byline
-from bibconv.model import Arxiv
+from bibconv.model import Arxiv, Date
 
 __all__ = ["listing_entries", "remove_chrome"]
 
@@ -203,9 +203,8 @@ def _date(
             return
     for node in ([by_role["date"]] if "date" in by_role else []) + _role_nodes(block, "date"):
         text = text_of(node)
-        found_in = search_date(text, lang)
-        found = parse_date(_labels.strip_label(_labels.DATE, text) or text, lang) or (
-            found_in and found_in[0]
+        found = parse_date(_labels.strip_label(_labels.DATE, text) or text, lang) or _first(
+            search_date(text, lang)
         )
         if found:
             entry.issued = found
@@ -213,16 +212,16 @@ def _date(
             return
     for text, _ in lines:
         rest = _labels.strip_label(_labels.DATE, text)
-        found = parse_date(text, lang) or (
-            rest is not None and (parse_date(rest, lang) or _first(search_date(rest, lang)))
-        )
+        found = parse_date(text, lang)
+        if found is None and rest is not None:
+            found = parse_date(rest, lang) or _first(search_date(rest, lang))
         if found:
             entry.issued = found
             used.add(text)
             return
 
 
-def _first(found: Any) -> Any:
+def _first(found: tuple[Date, int, int] | None) -> Date | None:
     return found[0] if found else None
 
 

@@ -161,10 +161,10 @@ class HtmlListingReader:
             return 0.95
         if text.startswith("<?xml") and ("<html" in text or "xhtml" in text):
             return 0.9
-        if not text.startswith("<"):
+        if not text.startswith("<") or any(feed in text for feed in ("<feed", "<rss", "<rdf:rdf")):
             return 0.0
-        if any(tag in text for tag in ("<html", "<head", "<body", "<meta ", "<div", "<p>", "<title>")):
-            return 0.7 if "<feed" not in text and "<rss" not in text else 0.0
+        if any(tag in text for tag in ("<html", "<head", "<body", "<meta ", "<div", "<p>", "<table")):
+            return 0.7
         return 0.0
 
     def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
