@@ -404,7 +404,12 @@ def test_bibconv_arxiv_notes_rebuild_the_whole_block() -> None:
     assert (arxiv.submitted, arxiv.updated) == (Date(parts=((2021, 1, 1),)), Date(parts=((2021, 2, 3),)))
     assert (arxiv.comment, arxiv.journal_ref) == ("13 pages", "Phys. Rev. D 1 (2021) 2")
     assert record.type == "article"
-    assert record.fields == {"title": "T", "note": "A note of my own"}
+    assert record.fields == {
+        "title": "T",
+        "archive": "arXiv",  # other programs' AN/DB pair is kept as written
+        "archive_location": "arXiv:2101.00001v2",
+        "note": "A note of my own",
+    }
 
 
 def test_published_paper_with_arxiv_doi_keeps_its_type_and_journal_doi() -> None:

@@ -303,10 +303,6 @@ def _find_arxiv(fields: dict[str, str], notes: list[str]) -> tuple[Arxiv | None,
     if arxiv is None:
         return None, notes
     arxiv, notes = _arxiv_labels(arxiv, notes)
-    if location.lower().startswith("arxiv:") and parse_arxiv_id(location) == (arxiv.id, arxiv.version):
-        del fields["archive_location"]
-        if fields.get("archive", "").casefold() == "arxiv":
-            del fields["archive"]
     return arxiv, notes
 
 

@@ -24,21 +24,25 @@ name or date variables without a tag, ``extra`` entries of other formats (``bibt
 affiliations are written as ``AD`` lines, which RIS does not tie to one author (``C1`` is not
 used: its meaning changes with the reference type, and Zotero reads it as a place or a cast).
 
-**arXiv preprints** are written as ``TY  - UNPB`` ("unpublished work"). No RIS type means
-preprint; ``UNPB`` is the one that says what a preprint is, EndNote imports it as *Unpublished
-Work*, citation-js as ``manuscript``; Zotero reads ``UNPB``, like the ``GEN`` it writes itself
-for preprints, as a journal article, so nothing is lost against ``GEN`` (which citation-js
-would read as a book), and ``JOUR`` would claim a journal. The write option ``preprint_type``
-chooses another ``TY`` (``GEN``, ``JOUR``). The arXiv block travels in tags that importers map
-sensibly: ``DB  - arXiv`` and ``AN  - arXiv:<id>v<n>`` (Zotero: *Archive* and *Loc. in
-Archive*; the database/accession pair PubMed Central exports use), ``DO`` (arXiv's DOI unless
-the record has a journal DOI), ``UR`` (abs page unless the record has a URL), ``PB  - arXiv``,
-and ``N1`` notes: ``arXiv:<id>v<n> [<primary>]`` (Zotero's and Better BibTeX's own form), then
-``arXiv categories: …``, ``arXiv submitted: <v1 date>``, ``arXiv updated: <version date>``,
-``arXiv comment: …`` and ``arXiv journal reference: …``. The reader recognises all of these (and
-Zotero's ``Comment: …``, arXiv DOIs and abs URLs), rebuilds the block, reads ``UNPB``/``GEN``
-(and ``JOUR`` without a journal) with an arXiv id as CSL ``article``, and drops the generic
-values the block implies, so ris → ris and ris → csljson → ris keep every field.
+**arXiv preprints** are written as ``TY  - UNPB`` ("unpublished work"): no RIS type means preprint,
+and ``UNPB`` is the one that imports as one. EndNote files it as *Unpublished Work*, Mendeley as
+*Working Paper* (the type it offers for preprints), citation-js as ``manuscript``; Zotero's RIS
+import has no entry for it and falls back to *Journal Article*, exactly as it does for the ``GEN``
+it writes itself for preprints. ``GEN`` would be *Generic* in EndNote and Mendeley and a book in
+citation-js; ``JOUR`` would claim a journal. The write option ``preprint_type`` chooses another
+``TY`` (``GEN``, ``JOUR``), and all three read back as a preprint. The arXiv block travels in
+tags every importer keeps: ``DO`` (arXiv's DOI unless the record has a journal DOI), ``UR`` (the
+abs page unless the record has a URL), ``PB  - arXiv`` (as Zotero writes it), and ``N1`` notes,
+which all three keep as notes: ``arXiv:<id>v<n> [<primary>]`` (the form of Zotero's *Extra* and
+Better BibTeX), then ``arXiv categories: …``, ``arXiv submitted: <v1 date>``, ``arXiv updated:
+<version date>``, ``arXiv comment: …`` and ``arXiv journal reference: …``. ``AN`` (accession
+number) is not used: Zotero would show it as *Loc. in Archive*, but Mendeley reads ``AN`` as a
+PubMed id. The reader recognises all of these, and what other programs write (Zotero's
+``Comment: …`` note, arXiv DOIs, abs URLs, ``AN  - arXiv:…``, a journal title such as ``arXiv
+preprint arXiv:…``), rebuilds the block, reads ``UNPB``/``GEN`` (and ``JOUR`` without a journal)
+with an arXiv id as CSL ``article``, and drops the generic values the block implies, so ris → ris
+and ris → csljson → ris keep every field. A record of another type that has an arXiv block keeps
+its own ``TY``; only a ``document`` (``GEN``) with an arXiv block reads back as a preprint.
 """
 
 from __future__ import annotations
@@ -305,8 +309,6 @@ class Projector:
         for key, value in implied_fields(arxiv, record.type).items():
             if key != "number":
                 fields.setdefault(key, value)
-        if "archive" not in fields and "archive_location" not in fields:
-            fields["archive"], fields["archive_location"] = "arXiv", f"arXiv:{arxiv.versioned_id}"
         notes = [f"arXiv:{arxiv.versioned_id}" + (f" [{arxiv.primary_class}]" if arxiv.primary_class else "")]
         if arxiv.categories:
             notes.append("arXiv categories: " + " ".join(arxiv.categories))
@@ -314,9 +316,9 @@ class Projector:
             if date is not None and (date.to_edtf() or date.literal):
                 notes.append(f"arXiv {label}: {date.to_edtf() or date.literal}")
         if arxiv.comment:
-            notes.append("arXiv comment: " + one_line(strip_markup(arxiv.comment)))
+            notes.append("arXiv comment: " + one_line(arxiv.comment))  # plain text, not rich text
         if arxiv.journal_ref:
-            notes.append("arXiv journal reference: " + one_line(strip_markup(arxiv.journal_ref)))
+            notes.append("arXiv journal reference: " + one_line(arxiv.journal_ref))
         return notes
 
     def _fields(self, record: Record, fields: dict[str, str], out: dict[str, list[str]]) -> None:
