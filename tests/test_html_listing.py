@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bibconv
 from bibconv.errors import Diagnostic
@@ -278,3 +280,60 @@ def test_sniffing_tells_html_from_feeds_and_text() -> None:
     assert HtmlListingReader.sniff('<?xml version="1.0"?>\n<feed xmlns="http://www.w3.org/2005/Atom">') == 0.0
     assert HtmlListingReader.sniff("• A title\n\n  Ada Lovelace · 20 avril 2026\n") == 0.0
     assert HtmlListingReader.sniff("<rss version='2.0'><channel><title>t</title></channel></rss>") == 0.0
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(
+        st.sampled_from(["@type", "name", "headline", "author", "datePublished", "isPartOf", "keywords",
+                         "identifier", "sameAs", "url", "itemListElement", "item", "@graph", "affiliation",
+                         "familyName", "givenName", "pageStart", "publisher", "abstract"]),
+        children,
+        max_size=6,
+    ),
+    max_leaves=25,
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=_JSON, kind=st.sampled_from(["ScholarlyArticle", "ItemList", "Person", "Periodical"]))
+def test_any_json_ld_gives_records_or_nothing_never_an_exception(data: object, kind: str) -> None:
+    if isinstance(data, dict):
+        data = {"@type": kind, **data}
+    script = f'<script type="application/ld+json">{json.dumps(data)}</script>'
+    page = f"<html><head>{script}</head><body></body></html>"
+    for record in bibconv.read(page.encode("utf-8"), "html", strict=False):
+        assert record.title
+    broken = {"@type": "ScholarlyArticle", "name": "T", "keywords": 5, "author": [7], "isPartOf": "x"}
+    page = f'<html><head><script type="application/ld+json">{json.dumps(broken)}</script></head></html>'
+    assert [r.title for r in bibconv.read(page.encode("utf-8"), "html")] == ["T"]
+
+
+_TAGS = st.sampled_from(
+    ["div", "li", "ul", "article", "h2", "h3", "p", "a", "b", "br", "tr", "td", "table", "time", "span"]
+)
+_OPENERS = [
+    '<a href="https://arxiv.org/abs/2604.12345">',
+    '<span class="authors">',
+    '<time datetime="2026-04-20">',
+]
+_TEXTS = ["Ada Lovelace, Alan Turing", "20 avril 2026", "A Study of Things and Stuff", "Abstract: text", "…"]
+_SOUP = st.lists(
+    st.one_of(
+        _TAGS.map(lambda t: f"<{t}>"),
+        _TAGS.map(lambda t: f"</{t}>"),
+        st.sampled_from(_OPENERS),
+        st.sampled_from(_TEXTS),
+    ),
+    max_size=60,
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(parts=st.lists(_SOUP, min_size=1, max_size=3))
+def test_tag_soup_never_raises(parts: list[list[str]]) -> None:
+    page = "<!DOCTYPE html><html><body>" + "".join("".join(p) for p in parts)
+    diagnostics: list[Diagnostic] = []
+    records = bibconv.read(page.encode("utf-8"), "html", strict=False, diagnostics=diagnostics)
+    assert records or diagnostics

@@ -115,6 +115,8 @@ def _ld_entry(item: Mapping[str, Any], base: str | None) -> Entry | None:
     keywords = item.get("keywords") or []
     if isinstance(keywords, str):
         keywords = re.split(r"\s*[,;]\s*", keywords)
+    elif not isinstance(keywords, list):
+        keywords = [keywords]
     entry.keywords.extend(_ld_text(k) for k in keywords if _ld_text(k))
     return entry
 
@@ -144,7 +146,14 @@ def json_ld(scripts: list[str], base: str | None, warn: Any) -> list[Entry]:
         except ValueError as exc:
             warn(f"JSON-LD block {number} is not valid JSON ({exc}); it was skipped")
             continue
-        entries.extend(e for e in (_ld_entry(item, base) for item in _ld_items(data)) if e)
+        for item in _ld_items(data):
+            try:
+                entry = _ld_entry(item, base)
+            except (TypeError, ValueError, AttributeError) as exc:
+                warn(f"JSON-LD block {number} holds a work that cannot be read ({exc}); it was skipped")
+                continue
+            if entry is not None:
+                entries.append(entry)
     return entries
 
 
