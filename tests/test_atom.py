@@ -374,10 +374,10 @@ def test_bibtex_biblatex_and_ris_projections_of_preprints() -> None:
         assert needle in biblatex
     ris = (bibconv.write(records, "ris") or "").split("ER  - ")
     for needle in (
-        "AN  - arXiv:quant-ph/0201082v1",
+        "N1  - arXiv:quant-ph/0201082v1 [quant-ph]",
         "DO  - 10.48550/arXiv.quant-ph/0201082",
         "UR  - https://arxiv.org/abs/quant-ph/0201082",
     ):
         assert needle in ris[0]
-    assert "AN  - arXiv:1111.2011v2" in ris[1]
+    assert "N1  - arXiv:1111.2011v2 [cond-mat.str-el]" in ris[1]
     assert "DO  - 10.1103/PhysRevB.85.115117" in ris[1]
