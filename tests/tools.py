@@ -7,7 +7,14 @@ import shutil
 
 import pytest
 
-_PACKAGES = {"ris2xml": "bibutils", "xml2ris": "bibutils", "bib2xml": "bibutils", "xml2bib": "bibutils"}
+_PACKAGES = {
+    "ris2xml": "bibutils",
+    "xml2ris": "bibutils",
+    "bib2xml": "bibutils",
+    "xml2bib": "bibutils",
+    "bibtex": "texlive-binaries texlive-base",
+    "biber": "biber",
+}
 
 
 def require_tool(name: str) -> str:

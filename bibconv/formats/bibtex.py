@@ -22,7 +22,8 @@ its file, line and entry key (``ctx.fail``) and the rest come through. On top of
 * Duplicate keys and fields are reported (the first field wins, as in BibTeX); entry keys that are
   missing (EndNote writes ``@article{`` followed by fields) are reported and left for the key module.
 
-The set of keys seen (for duplicate reports) is the only thing that grows with the input.
+The hashes of the keys seen (for duplicate reports, about 60 bytes an entry) are the only thing
+that grows with the input.
 """
 
 from __future__ import annotations
@@ -49,13 +50,14 @@ CHUNK_SIZE = 1 << 18
 _MAX_CHUNK = 1 << 23
 """An entry whose braces never close is cut anyway once its chunk grows this large."""
 _SPOOL_SIZE = 1 << 24
+_MARK = "\ufdd4"
 
 _BLOCK_LINE_RE = re.compile(r"^[ \t]*@[\w]*[ \t]*[{(]")
 _KEYLESS_RE = re.compile(r"^([ \t]*@(?!string|preamble|comment)\w+[ \t]*\{)(?=\s*[\w.-]+\s*=)", re.I | re.M)
 _RAW_KEY_RE = re.compile(r"^\s*@\w*\s*[{(]\s*([^,\s{}()=]+)\s*,")
 _REF_RE = re.compile(r"\b(?:crossref|xdata)\s*=\s*[{\"]?\s*([^}\"\n]+)", re.I)
 _RAW_TYPE_RE = re.compile(r"\s*@\s*(\w+)")
-_TOKEN_RE = re.compile(r"[^\s#{}\"]+")
+_TOKEN_RE = re.compile(r"[^\s#{}\"=,]+")
 _SPECIAL_BLOCKS = {"comment", "preamble"}
 
 _SNIFF_RE = re.compile(r"^[ \t]*@[ \t]*(\w+)[ \t]*[{(]", re.M)
@@ -93,14 +95,17 @@ def _quiet_splitter() -> None:
     logging.getLogger("bibtexparser.splitter").setLevel(logging.CRITICAL)
 
 
-def _match_brace(text: str, start: int) -> int:
-    """Index of the ``}`` closing the ``{`` at ``start`` (``-1`` if none)."""
+def _match_brace(text: str, start: int, literal: bool = False) -> int:
+    """Index of the ``}`` closing the ``{`` at ``start`` (``-1`` if none).
+
+    ``\\{`` does not count unless ``literal`` (BibTeX itself counts every brace).
+    """
     depth = 0
     for i in range(start, len(text)):
         ch = text[i]
-        if ch == "{" and (i == 0 or text[i - 1] != "\\"):
+        if ch == "{" and (literal or i == 0 or text[i - 1] != "\\"):
             depth += 1
-        elif ch == "}" and (i == 0 or text[i - 1] != "\\"):
+        elif ch == "}" and (literal or i == 0 or text[i - 1] != "\\"):
             depth -= 1
             if depth == 0:
                 return i
@@ -123,7 +128,8 @@ def _match_quote(text: str, start: int) -> int:
 def resolve_value(expr: str, macros: dict[str, str], undefined: list[str] | None = None) -> str:
     """The TeX text of a field value: delimiters removed, ``@string`` macros and ``#`` resolved.
 
-    Undefined macros are kept as their name and appended to ``undefined``.
+    Undefined macros are kept as their name and appended to ``undefined``; a value that is not
+    ``part # part …`` raises ``ValueError``.
 
     >>> resolve_value('"10~" # jan', {"jan": "January"})
     '10~January'
@@ -132,38 +138,56 @@ def resolve_value(expr: str, macros: dict[str, str], undefined: list[str] | None
     delimited = (expr[:1] == "{" and expr[-1:] == "}") or (expr[:1] == '"' and expr[-1:] == '"')
     if delimited and "#" not in expr:
         return expr[1:-1]
+    try:
+        return _parse_value(expr, macros, undefined, literal=False)
+    except ValueError:
+        return _parse_value(expr, macros, undefined, literal=True)
+
+
+def _parse_value(expr: str, macros: dict[str, str], undefined: list[str] | None, literal: bool) -> str:
     parts: list[str] = []
     i, n = 0, len(expr)
+    expect_part = True
     while i < n:
         ch = expr[i]
-        if ch.isspace() or ch == "#":
+        if ch.isspace():
             i += 1
             continue
-        if ch == "{":
-            end = _match_brace(expr, i)
-        elif ch == '"':
-            end = _match_quote(expr, i)
-        else:
-            m = _TOKEN_RE.match(expr, i)
-            if m is None:  # a stray closing brace or quote: keep the rest as it is
-                parts.append(expr[i:])
-                break
-            token = m.group(0)
-            if token.isdigit():
-                parts.append(token)
-            elif token.lower() in macros:
-                parts.append(macros[token.lower()])
-            else:
-                if undefined is not None:
-                    undefined.append(token)
-                parts.append(token)
-            i = m.end()
+        if ch == "%":  # a comment line inside the entry (biber skips these)
+            newline = expr.find("\n", i)
+            i = n if newline < 0 else newline + 1
             continue
-        if end < 0:
-            parts.append(expr[i + 1 :])
-            break
-        parts.append(expr[i + 1 : end])
-        i = end + 1
+        if ch == "#":
+            if expect_part:
+                raise ValueError("'#' without a value before it")
+            expect_part = True
+            i += 1
+            continue
+        if not expect_part:
+            raise ValueError(f"missing ',' or '#' before {expr[i : i + 20]!r}")
+        expect_part = False
+        if ch in "{\"":
+            end = _match_brace(expr, i, literal) if ch == "{" else _match_quote(expr, i)
+            if end < 0:
+                raise ValueError(f"unbalanced {ch!r} in value")
+            parts.append(expr[i + 1 : end])
+            i = end + 1
+            continue
+        m = _TOKEN_RE.match(expr, i)
+        if m is None:
+            raise ValueError(f"unexpected {ch!r} in value")
+        token = m.group(0)
+        if token.isdigit():
+            parts.append(token)
+        elif token.lower() in macros:
+            parts.append(macros[token.lower()])
+        else:
+            if undefined is not None:
+                undefined.append(token)
+            parts.append(token)
+        i = m.end()
+    if expect_part and parts:
+        raise ValueError("'#' at the end of a value")
     return "".join(parts)
 
 
@@ -186,12 +210,52 @@ def _chunks(text: IO[str]) -> Iterator[tuple[int, str]]:
         yield first, "\n".join(lines)
 
 
-def _split(chunk: str) -> list[Any]:
+def _split(chunk: str, literal: bool = True) -> list[Any]:
+    """The splitter's blocks; ``\\{`` and ``\\}`` count as braces, as they do for BibTeX.
+
+    An entry that fails only because of that (``Thi\\{'ebaux``) is split again with the
+    escaped braces not counted, as bibtexparser does.
+    """
+    from bibtexparser.model import ParsingFailedBlock
     from bibtexparser.splitter import Splitter
 
     if "{" in chunk:
         chunk = _KEYLESS_RE.sub(r"\1,", chunk)
-    return list(Splitter(chunk).split().blocks)
+    escaped = literal and ("\\{" in chunk or "\\}" in chunk)
+    if not escaped:
+        return list(Splitter(chunk).split().blocks)
+    marked = chunk.replace("\\{", "\\" + _MARK + "{").replace("\\}", "\\" + _MARK + "}")
+    blocks = list(Splitter(marked).split().blocks)
+    for block in blocks:
+        _unmark(block)
+    if not any(isinstance(b, ParsingFailedBlock) and b.ignore_error_block is None for b in blocks):
+        return blocks
+    out: list[Any] = []
+    pieces = dict(_pieces(chunk))
+    for block in blocks:
+        piece = pieces.get(block.start_line or 0)
+        if isinstance(block, ParsingFailedBlock) and block.ignore_error_block is None and piece:
+            again = _split(piece, literal=False)
+            if not any(isinstance(b, ParsingFailedBlock) for b in again):
+                for b in again:
+                    b._start_line_in_file = (b.start_line or 0) + (block.start_line or 0)
+                out.extend(again)
+                continue
+        out.append(block)
+    return out
+
+
+def _unmark(block: Any) -> None:
+    inner = getattr(block, "ignore_error_block", None)
+    if inner is not None:
+        _unmark(inner)
+    block._raw = block.raw.replace(_MARK, "") if block.raw else block.raw
+    for field in getattr(block, "fields", None) or ():
+        field.value = field.value.replace(_MARK, "")
+    for name in ("value", "comment", "_value", "_comment"):
+        value = getattr(block, name, None)
+        if isinstance(value, str) and _MARK in value:
+            setattr(block, name, value.replace(_MARK, ""))
 
 
 def _blocks(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, Any]]:
@@ -254,7 +318,7 @@ class _Entries:
         self.ctx = ctx
         self.macros: dict[str, str] = dict(MONTH_MACROS)
         self.parents = parents or {}
-        self.keys: set[str] = set()
+        self.keys: set[int] = set()  # hashes of the keys seen: the one thing that grows
         self.pending: list[str] = []
 
     def fields(self, block: Any, line: int) -> dict[str, str]:
@@ -319,10 +383,13 @@ def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[s
     entries = _Entries(quiet)
     parents: dict[str, tuple[str, dict[str, str]]] = {}
     for line, block in _blocks(open_text(stream, quiet), quiet):
-        if isinstance(block, String):
-            entries.string(block)
-        elif isinstance(block, Entry) and block.key.strip().lower() in wanted:
-            parents.setdefault(block.key.strip().lower(), (block.entry_type, entries.fields(block, line)))
+        try:
+            if isinstance(block, String):
+                entries.string(block)
+            elif isinstance(block, Entry) and block.key.strip().lower() in wanted:
+                parents.setdefault(block.key.strip().lower(), (block.entry_type, entries.fields(block, line)))
+        except ValueError:  # reported when the entry itself is read
+            continue
     stream.seek(start)
     # A parent may itself inherit (an @inbook crossref'ing a @book with xdata).
     resolver = _Entries(quiet, parents)
@@ -360,7 +427,10 @@ class BibtexReader:
                 ctx.fail(ParseError(reason.strip(), ctx.span(line), key[1] if key else None))
                 continue
             if isinstance(block, String):
-                entries.string(block)
+                try:
+                    entries.string(block)
+                except ValueError as exc:
+                    ctx.fail(ParseError(f"@string {block.key}: {exc}", ctx.span(line)))
             elif isinstance(block, (Preamble, ExplicitComment)):
                 entries.pending.append(block.raw)
             elif isinstance(block, Entry):
@@ -383,15 +453,15 @@ class BibtexReader:
         key = block.key.strip()
         if not key:
             ctx.warn("entry has no key; one will be made when it is written", line)
-        elif key.lower() in entries.keys:
+        elif hash(key.lower()) in entries.keys:
             ctx.warn(f"duplicate entry key {key!r}", line, key)
         else:
-            entries.keys.add(key.lower())
-        fields = entries.fields(block, line)
-        if "crossref" in fields or "xdata" in fields:
-            fields = entries.inherit(fields, block.entry_type, line, key or None)
+            entries.keys.add(hash(key.lower()))
         written = _RAW_TYPE_RE.match(block.raw or "")
         try:
+            fields = entries.fields(block, line)
+            if "crossref" in fields or "xdata" in fields:
+                fields = entries.inherit(fields, block.entry_type, line, key or None)
             record = build_record(written[1] if written else block.entry_type, key, fields, line, ctx)
         except (ValueError, TypeError, KeyError) as exc:  # a value the mapping cannot take
             ctx.fail(ParseError(str(exc), ctx.span(line), key or None))

@@ -37,6 +37,7 @@ _VERBATIM_ESCAPE_RE = re.compile(r"\\([_%&#~${}])")
 _BARE_ID_RE = re.compile(rf"^(?:{ARXIV_ID.pattern})$")
 _CLASS_RE = re.compile(r"\[\s*([a-z][a-z\-]*(?:\.[A-Za-z\-]+)?)\s*\]")
 _NOISE_RE = re.compile(r"arxiv\s*preprint|e-?prints?|preprint|arxiv|abs/|[\s.,:;()\[\]]+", re.I)
+_ABS_VOLUME_RE = re.compile(r"^\s*abs/(\S+)\s*$")
 _YEAR_RE = re.compile(r"^\s*(-?\d{1,4})\s*$")
 _YEAR_RANGE_RE = re.compile(r"^\s*(\d{4})\s*(?:--?|–|/)\s*(\d{4})\s*$")
 _MONTH_WORD_RE = re.compile(r"[A-Za-z]+")
@@ -129,14 +130,20 @@ def _arxiv(fields: dict[str, str], entry: str) -> tuple[Arxiv | None, set[str], 
                 consumed.add(name)
                 classes = classes or (cls or "")
     if found is None:
-        return None, set(), False
+        volume = _ABS_VOLUME_RE.match(fields.get("volume", ""))
+        journals = [f for f in ("journal", "journaltitle") if f in fields and _only_arxiv(fields[f], None)[0]]
+        if not (volume and journals):
+            return None, set(), False
+        found = parse_arxiv_id(volume[1])
+        if found is None:
+            return None, set(), False
     for name in ("journal", "journaltitle"):
         if name in fields and name not in consumed and _only_arxiv(fields[name], None)[0]:
             consumed.add(name)
     if (fields.get("publisher") or "").strip().lower() in ("arxiv", "arxiv.org", "{arxiv}"):
         consumed.add("publisher")
     journal_gone = "journal" in consumed or "journaltitle" in consumed
-    if journal_gone and re.fullmatch(r"\s*abs/\S+\s*", fields.get("volume", "")):
+    if journal_gone and _ABS_VOLUME_RE.match(fields.get("volume", "")):
         consumed.add("volume")
     containers = [f for f in ("journal", "journaltitle") if f in fields and f not in consumed]
     preprint = entry in PREPRINT_TYPES or (entry == "article" and not containers)
@@ -291,7 +298,7 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
 
 
 def _may_be_arxiv(fields: dict[str, str]) -> bool:
-    if "eprint" in fields:
+    if "eprint" in fields or "abs/" in fields.get("volume", ""):
         return True
     return any("arxiv" in fields.get(name, "").lower() for name in _SEARCH_FIELDS)
 

@@ -34,6 +34,11 @@ __all__ = [
     "inherit_renames",
 ]
 
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
 # Entry type (lower case) -> CSL type, for reading. Unknown types read as "document".
 TYPE_TO_CSL: dict[str, str] = {
     "article": "article-journal",
@@ -89,77 +94,20 @@ TYPE_TO_CSL: dict[str, str] = {
 
 # Types each dialect knows (a kept source type outside these is mapped again).
 BIBTEX_TYPES: frozenset[str] = frozenset(
-    [
-        "article",
-        "book",
-        "booklet",
-        "inbook",
-        "incollection",
-        "inproceedings",
-        "conference",
-        "manual",
-        "mastersthesis",
-        "phdthesis",
-        "misc",
-        "proceedings",
-        "techreport",
-        "unpublished",
-    ]
+    _words(
+        "article book booklet inbook incollection inproceedings conference manual mastersthesis phdthesis "
+        "misc proceedings techreport unpublished"
+    )
 )
 BIBLATEX_TYPES: frozenset[str] = frozenset(
-    [
-        "article",
-        "book",
-        "mvbook",
-        "inbook",
-        "bookinbook",
-        "suppbook",
-        "booklet",
-        "collection",
-        "mvcollection",
-        "incollection",
-        "suppcollection",
-        "dataset",
-        "manual",
-        "misc",
-        "online",
-        "patent",
-        "periodical",
-        "suppperiodical",
-        "proceedings",
-        "mvproceedings",
-        "inproceedings",
-        "reference",
-        "mvreference",
-        "inreference",
-        "report",
-        "set",
-        "software",
-        "thesis",
-        "unpublished",
-        "xdata",
-        "artwork",
-        "audio",
-        "bibnote",
-        "commentary",
-        "image",
-        "jurisdiction",
-        "legislation",
-        "legal",
-        "letter",
-        "movie",
-        "music",
-        "performance",
-        "review",
-        "standard",
-        "video",
-        "conference",
-        "electronic",
-        "mastersthesis",
-        "phdthesis",
-        "techreport",
-        "www",
-    ]
+    _words(
+        "article book mvbook inbook bookinbook suppbook booklet collection mvcollection incollection "
+        "suppcollection dataset manual misc online patent periodical suppperiodical proceedings "
+        "mvproceedings inproceedings reference mvreference inreference report set software thesis "
+        "unpublished xdata artwork audio bibnote commentary image jurisdiction legislation legal letter "
+        "movie music performance review standard video conference electronic mastersthesis phdthesis "
+        "techreport www"
+    )
 )
 
 # CSL type -> (bibtex type, biblatex type), for writing.
@@ -298,25 +246,10 @@ MONTH_MACROS: dict[str, str] = dict(zip(MONTHS, _MONTH_NAMES, strict=True))
 
 # Fields a child never inherits through crossref/xdata (biblatex's default rules).
 INHERIT_SKIP: frozenset[str] = frozenset(
-    [
-        "ids",
-        "crossref",
-        "xref",
-        "xdata",
-        "entryset",
-        "entrysubtype",
-        "execute",
-        "label",
-        "options",
-        "presort",
-        "related",
-        "relatedoptions",
-        "relatedstring",
-        "relatedtype",
-        "shorthand",
-        "shorthandintro",
-        "sortkey",
-    ]
+    _words(
+        "ids crossref xref xdata entryset entrysubtype execute label options presort related "
+        "relatedoptions relatedstring relatedtype shorthand shorthandintro sortkey"
+    )
 )
 # Parent type -> child types -> field renames (biblatex: a book's title is an inbook's booktitle).
 _BOOKISH = ("book", "collection", "proceedings", "reference")
@@ -341,57 +274,12 @@ _INHERIT_MV: dict[str, tuple[str, ...]] = {
 }
 
 # The order fields are written in; anything else follows alphabetically.
-FIELD_ORDER: tuple[str, ...] = (
-    "title",
-    "shorttitle",
-    "author",
-    "bookauthor",
-    "editor",
-    "translator",
-    "journal",
-    "journaltitle",
-    "shortjournal",
-    "booktitle",
-    "eventtitle",
-    "series",
-    "volume",
-    "number",
-    "issue",
-    "chapter",
-    "pages",
-    "edition",
-    "version",
-    "type",
-    "school",
-    "institution",
-    "organization",
-    "publisher",
-    "address",
-    "location",
-    "venue",
-    "year",
-    "month",
-    "day",
-    "date",
-    "eventdate",
-    "origdate",
-    "urldate",
-    "eprint",
-    "archiveprefix",
-    "primaryclass",
-    "eprinttype",
-    "eprintclass",
-    "pubstate",
-    "doi",
-    "isbn",
-    "issn",
-    "pmid",
-    "pmcid",
-    "url",
-    "language",
-    "keywords",
-    "abstract",
-    "note",
+FIELD_ORDER: tuple[str, ...] = _words(
+    "title shorttitle author bookauthor editor translator journal journaltitle shortjournal booktitle "
+    "eventtitle series volume number issue chapter pages edition version type school institution "
+    "organization publisher address location venue year month day date eventdate origdate urldate "
+    "eprint archiveprefix primaryclass eprinttype eprintclass pubstate doi isbn issn pmid pmcid url "
+    "language keywords abstract note"
 )
 
 

@@ -147,6 +147,8 @@ def _entry_type(record: Record, dialect: str) -> str:
             return kept
     if record.type == "thesis" and dialect == "bibtex" and "master" in record.fields.get("genre", "").lower():
         return "mastersthesis"
+    if record.type in ("report", "thesis") and dialect == "biblatex" and "genre" not in record.fields:
+        return "techreport" if record.type == "report" else "phdthesis"  # biblatex's aliases with a type
     return m.entry_type(record.type, dialect)
 
 

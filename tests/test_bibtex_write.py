@@ -1,0 +1,270 @@
+"""BibTeX/biblatex writing: layout, arXiv forms, safe values, and the real consumers
+(pybtex, bibtexparser, the ``bibtex`` program, ``biber --tool``)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import bibconv
+from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.names import split_bibtex_names
+from tests.golden import FIXTURES, check_golden
+from tests.tools import require_tool
+
+BIB = FIXTURES / "bibtex"
+OUTPUTS = [
+    ("xampl.bib", "bibtex"),
+    ("bibconv_arxiv_spellings.bib", "bibtex"),
+    ("bibconv_arxiv_spellings.bib", "biblatex"),
+    ("biblatex-examples.bib", "biblatex"),
+    ("bbt_export_Do_not_caps-protect_name_fields_384_565_566.bibtex", "biblatex"),
+]
+HOSTILE = [
+    "Unbalanced { brace",
+    "closing } early and @misc{evil, title={x}}",
+    "line\n@article{injected, title = {x}}",
+    "100% of R&D costs #1 in C_2 at $5 ~ ^ \\ end\\",
+    "Кириллица и 中文 😀 and $\\alpha^{2}$ math",
+    '"quoted" text, comma, and = sign',
+    "}{",
+]
+
+
+def _read(text: str) -> list[Record]:
+    return bibconv.read(text, "bibtex")
+
+
+@pytest.mark.parametrize(("name", "dialect"), OUTPUTS)
+def test_output_golden(name: str, dialect: str, update_golden: bool) -> None:
+    records = bibconv.read(BIB / name, "bibtex")
+    out = bibconv.write(records, dialect) or ""
+    check_golden(BIB / f"{name}.golden.{dialect}.bib", out, update_golden)
+
+
+def test_layout_one_field_per_line_fixed_order_indent() -> None:
+    record = Record(
+        type="article-journal",
+        id="k",
+        fields={"title": "On Things", "container-title": "J", "volume": "3", "page": "1–9", "note": "n"},
+        names={"author": (Name(family="Doe", given="Jane"),)},
+        dates={"issued": Date(parts=((2001, 4, 2),))},
+    )
+    assert bibconv.write([record], "bibtex") == (
+        "@article{k,\n  title = {On {Things}},\n  author = {Doe, Jane},\n  journal = {J},\n  volume = {3},\n"
+        "  pages = {1--9},\n  year = {2001},\n  month = apr,\n  day = {2},\n  note = {n}\n}\n"
+    )
+    assert bibconv.write([record], "biblatex", indent="\t") == (
+        "@article{k,\n\ttitle = {On {Things}},\n\tauthor = {Doe, Jane},\n\tjournaltitle = {J},\n"
+        "\tvolume = {3},\n\tpages = {1--9},\n\tdate = {2001-04-02},\n\tnote = {n}\n}\n"
+    )
+
+
+def test_arxiv_preprint_as_arxiv_exports_it() -> None:
+    record = Record(
+        type="article",
+        id="vaswani2017",
+        fields={"title": "Attention Is All You Need"},
+        names={"author": (Name(family="Vaswani", given="Ashish"),)},
+        dates={"issued": Date(parts=((2017, 6, 12),))},
+        arxiv=Arxiv(id="1706.03762", version=7, primary_class="cs.CL"),
+    )
+    bibtex = bibconv.write([record], "bibtex") or ""
+    assert bibtex.startswith("@misc{vaswani2017,\n")
+    for line in (
+        "  eprint = {1706.03762},",
+        "  archivePrefix = {arXiv},",
+        "  primaryClass = {cs.CL},",
+        "  doi = {10.48550/arXiv.1706.03762},",
+        "  url = {https://arxiv.org/abs/1706.03762v7}",
+    ):
+        assert line in bibtex
+    biblatex = bibconv.write([record], "biblatex") or ""
+    assert biblatex.startswith("@online{vaswani2017,\n")
+    for line in (
+        "eprinttype = {arXiv}",
+        "eprintclass = {cs.CL}",
+        "pubstate = {prepublished}",
+        "date = {2017-06-12}",
+    ):
+        assert line in biblatex
+    assert _read(bibtex) == _read(biblatex) == [record]
+
+
+def test_published_paper_keeps_type_and_adds_eprint() -> None:
+    record = Record(
+        type="article-journal",
+        id="p",
+        fields={"title": "T", "container-title": "Quantum", "DOI": "10.22331/q-2018-08-06-79"},
+        arxiv=Arxiv(id="1801.00862", primary_class="quant-ph"),
+    )
+    out = bibconv.write([record], "bibtex") or ""
+    assert out.startswith("@article{p,")
+    assert "journal = {Quantum}" in out
+    assert "doi = {10.22331/q-2018-08-06-79}" in out
+    assert "eprint = {1801.00862}" in out
+    assert _read(out) == [record]
+
+
+def test_date_ranges_and_literal_years() -> None:
+    ranged = Record(type="book", id="r", dates={"issued": Date(parts=((2003, 7), (2005, 1)))})
+    assert "date = {2003-07/2005-01}" in (bibconv.write([ranged], "biblatex") or "")
+    bibtex = bibconv.write([ranged], "bibtex") or ""
+    assert "year = {2003}" in bibtex
+    assert "month = jul" in bibtex
+    assert "date = {2003-07/2005-01}" in bibtex
+    years = Record(type="book", id="y", dates={"issued": Date(parts=((2003,), (2005,)))})
+    assert "year = {2003--2005}" in (bibconv.write([years], "bibtex") or "")
+    for record in (ranged, years):
+        for dialect in ("bibtex", "biblatex"):
+            assert _read(bibconv.write([record], dialect) or "") == [record]
+
+
+def test_ascii_option_and_generated_keys() -> None:
+    record = Record(
+        type="book",
+        fields={"title": "Ça va: Über Größe"},
+        names={"author": (Name(family="Rodríguez", given="Pau"),)},
+        dates={"issued": Date(parts=((2020,),))},
+    )
+    out = bibconv.write([record, record], "bibtex", ascii=True) or ""
+    assert out.isascii()
+    assert "@book{rodriguez2020ca," in out
+    assert "@book{rodriguez2020caa," in out
+    assert [r.replace(id=None) for r in _read(out)] == [record, record]
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_hostile_values_stay_inside_their_field(value: str) -> None:
+    from bibtexparser import parse_string
+
+    record = Record(type="misc", id="k", fields={"title": value, "note": value}, extra={"bibtex:x": value})
+    for dialect in ("bibtex", "biblatex"):
+        out = bibconv.write([record], dialect) or ""
+        library = parse_string(out)
+        assert not library.failed_blocks
+        assert [e.key for e in library.entries] == ["k"]
+        assert sorted(library.entries[0].fields_dict) == ["note", "title", "x"]
+        assert not re.search(r"^\s*@(?!misc\{k,)", out, re.M), out
+
+
+def _pybtex_and_bibtexparser_agree(text: str) -> None:
+    from bibtexparser import parse_string
+    from pybtex.database import parse_string as pybtex_parse
+
+    library = parse_string(text)
+    assert not library.failed_blocks
+    database = pybtex_parse(text, "bibtex")
+    assert [e.key for e in library.entries] == list(database.entries.keys())
+    for entry in library.entries:
+        theirs = database.entries[entry.key]
+        assert entry.entry_type == theirs.type
+        ours = {f.key.lower(): f.value for f in entry.fields}  # enclosing braces removed by bibtexparser
+        persons = {role.lower(): people for role, people in theirs.persons.items()}
+        for key, value in ours.items():
+            if key in persons:
+                assert len(persons[key]) == len(split_bibtex_names(value)), (entry.key, key)
+            elif key == "month":
+                assert theirs.fields["month"].lower().startswith(value.lower()), (entry.key, key)
+            else:
+                assert theirs.fields[key] == value, (entry.key, key)
+
+
+@pytest.mark.parametrize(("name", "dialect"), OUTPUTS)
+def test_pybtex_and_bibtexparser_parse_our_output_equal(name: str, dialect: str) -> None:
+    _pybtex_and_bibtexparser_agree((BIB / f"{name}.golden.{dialect}.bib").read_text(encoding="utf-8"))
+
+
+ALLOWED_BIBTEX_WARNINGS = re.compile(
+    r"^Warning--(empty \w+ in |to sort, need |can't use both \w+ and \w+ fields in |"
+    r"there's a number but no series in |I didn't find a database entry)"
+)
+
+
+def _bibtex_messages(tmp_path: Path, bib: str) -> tuple[str, list[str]]:
+    exe = require_tool("bibtex")
+    (tmp_path / "refs.bib").write_text(bib, encoding="utf-8")
+    (tmp_path / "doc.aux").write_text("\\citation{*}\n\\bibdata{refs}\n\\bibstyle{plain}\n", encoding="utf-8")
+    done = subprocess.run(
+        [exe, "doc"], cwd=tmp_path, capture_output=True, text=True, errors="replace", check=False
+    )
+    lines = done.stdout.splitlines()
+    warnings = [line for line in lines if line.startswith("Warning--")]
+    return done.stdout, warnings if done.returncode <= 1 else [*warnings, f"exit {done.returncode}"]
+
+
+def _hostile_records() -> list[Record]:
+    return [
+        Record(
+            type="misc",
+            id=f"hostile{i}",
+            fields={"title": v, "note": v},
+            names={"author": (Name(literal=v),)},
+        )
+        for i, v in enumerate(HOSTILE)
+    ]
+
+
+@pytest.mark.parametrize("ascii_only", [False, True])
+def test_bibtex_program_reads_our_output(tmp_path: Path, ascii_only: bool) -> None:
+    records = bibconv.read(BIB / "xampl.bib", "bibtex")
+    records += bibconv.read(BIB / "bibconv_arxiv_spellings.bib", "bibtex")
+    records += bibconv.read(BIB / "bbt_import_Unabbreviate_on_import_1436-1.bib", "bibtex")
+    records += _hostile_records()
+    out = bibconv.write(records, "bibtex", ascii=ascii_only) or ""
+    stdout, warnings = _bibtex_messages(tmp_path, out)
+    assert "error message" not in stdout, stdout
+    assert all(ALLOWED_BIBTEX_WARNINGS.match(w) for w in warnings), warnings
+    bbl = (tmp_path / "doc.bbl").read_text(encoding="utf-8", errors="replace")
+    assert bbl.count("\\bibitem") == len(records)
+
+
+def test_bibtex_program_warns_no_more_than_on_the_source(tmp_path: Path) -> None:
+    source = BIB / "xampl.bib"
+    _, before = _bibtex_messages(tmp_path, source.read_text(encoding="utf-8"))
+    _, after = _bibtex_messages(tmp_path, bibconv.write(bibconv.read(source, "bibtex"), "bibtex") or "")
+    assert set(after) <= set(before)
+
+
+def _biber_warnings(tmp_path: Path, bib: str) -> list[str]:
+    exe = require_tool("biber")
+    (tmp_path / "in.bib").write_text(bib, encoding="utf-8")
+    done = subprocess.run(
+        [
+            exe,
+            "--tool",
+            "--validate-datamodel",
+            "--output-file",
+            str(tmp_path / "out.bib"),
+            str(tmp_path / "in.bib"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = done.stdout + done.stderr
+    assert "ERROR" not in text, text
+    path = re.escape(str(tmp_path / "in.bib"))
+    return sorted(
+        re.sub(rf"\((?:{path}|in\.bib)\)", "", line) for line in text.splitlines() if line.startswith("WARN")
+    )
+
+
+# What the data lacks or holds (a DBLP volume "abs/1810.04805"), not how it is written.
+ALLOWED_BIBER_WARNINGS = re.compile(
+    r"^WARN - Datamodel: Entry '[^']+' : (Missing mandatory field|Invalid value of field 'volume')"
+)
+
+
+def test_biber_tool_accepts_our_biblatex(tmp_path: Path) -> None:
+    records = bibconv.read(BIB / "bibconv_arxiv_spellings.bib", "bibtex") + _hostile_records()
+    warnings = _biber_warnings(tmp_path, bibconv.write(records, "biblatex") or "")
+    assert warnings, "the hostile records have no date: biber should say so"
+    assert all(ALLOWED_BIBER_WARNINGS.match(w) for w in warnings), warnings
+    source = (BIB / "biblatex-examples.bib").read_text(encoding="utf-8")
+    ours = bibconv.write(bibconv.read(BIB / "biblatex-examples.bib", "bibtex"), "biblatex") or ""
+    assert set(_biber_warnings(tmp_path, ours)) <= set(_biber_warnings(tmp_path, source))
