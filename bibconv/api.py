@@ -134,18 +134,23 @@ def iter_records(
 
     In strict mode (the default) the first bad record raises a :class:`~bibconv.errors.ReadError`;
     with ``strict=False`` bad records are skipped and reported in ``diagnostics``.
-    Options go to the reader (for example ``arxiv_date="version"`` for Atom feeds).
+    Options go to the reader (for example ``arxiv_date="version"`` for Atom feeds);
+    ``limits=bibconv.limits.Limits(...)`` changes the size limits.
 
     >>> [r.title for r in iter_records('[{"id": "a", "type": "book", "title": "T"}]')]
     ['T']
     """
+    from bibconv.limits import DEFAULT_LIMITS, checked_records, limited_stream
+
+    limits = options.pop("limits", None) or DEFAULT_LIMITS
     with open_source(source) as (stream, opened_name):
-        name, stream = _sniffed(stream, filename or opened_name, format)
-        reader = get_reader(name)
         ctx = ReadContext(filename=filename or opened_name, strict=strict, options=options)
         if diagnostics is not None:
             ctx.diagnostics = diagnostics
-        yield from reader.read(stream, ctx)
+        stream = limited_stream(stream, limits, ctx)
+        name, stream = _sniffed(stream, ctx.filename, format)
+        reader = get_reader(name)
+        yield from checked_records(reader.read(stream, ctx), limits, ctx)
 
 
 def read(source: Source, format: str | None = None, **kwargs: Any) -> list[Record]:

@@ -1,0 +1,89 @@
+"""Size limits on input, so that hostile or broken files fail fast with bounded memory.
+
+The defaults are far above real bibliographic data (the largest arXiv author list has
+about 5,000 names; the whole arXiv metadata snapshot is about 4.5 GB) and can be changed
+per call (``bibconv.read(path, limits=Limits(max_names=100))``) or on the command line
+(``--max-input-size``, ``--max-field-size``, ``--max-names``).
+
+| limit | default | what exceeds it |
+|---|---|---|
+| ``max_input_bytes`` | 16 GiB | one input file or stream |
+| ``max_field_chars`` | 10,000,000 | one field value (after decoding) |
+| ``max_names`` | 20,000 | names in one name list (authors, editors…) |
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO
+
+from bibconv.errors import LimitError
+from bibconv.model import Record
+from bibconv.registry import ReadContext
+
+__all__ = ["DEFAULT_LIMITS", "Limits", "checked_records", "limited_stream"]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The largest input, field and name list bibconv accepts."""
+
+    max_input_bytes: int = 16 << 30
+    max_field_chars: int = 10_000_000
+    max_names: int = 20_000
+
+
+DEFAULT_LIMITS = Limits()
+
+
+class _LimitedStream(io.RawIOBase):
+    """A binary stream that raises :class:`LimitError` past ``limit`` bytes."""
+
+    def __init__(self, stream: IO[bytes], limit: int, ctx: ReadContext) -> None:
+        self._stream = stream
+        self._left = limit
+        self._limit = limit
+        self._ctx = ctx
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        data = self._stream.read(min(len(buffer), self._left + 1))
+        if len(data) > self._left:
+            raise LimitError(
+                f"input is larger than the limit of {self._limit:,} bytes (see --max-input-size)",
+                self._ctx.span(),
+            )
+        self._left -= len(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def limited_stream(stream: IO[bytes], limits: Limits, ctx: ReadContext) -> IO[bytes]:
+    """``stream``, failing once more than ``limits.max_input_bytes`` have been read."""
+    return io.BufferedReader(_LimitedStream(stream, limits.max_input_bytes, ctx), 1 << 16)
+
+
+def _problem(record: Record, limits: Limits) -> str | None:
+    for name, value in record.fields.items():
+        if len(value) > limits.max_field_chars:
+            limit = limits.max_field_chars
+            return f"field {name!r} has {len(value):,} characters, over the limit of {limit:,}"
+    for var, names in record.names.items():
+        if len(names) > limits.max_names:
+            return f"{var!r} has {len(names):,} names, over the limit of {limits.max_names:,}"
+    return None
+
+
+def checked_records(records: Iterator[Record], limits: Limits, ctx: ReadContext) -> Iterator[Record]:
+    """Pass records through, failing (or skipping, in lenient mode) those over the limits."""
+    for record in records:
+        problem = _problem(record, limits)
+        if problem is None:
+            yield record
+            continue
+        span = record.origin or ctx.span()
+        ctx.fail(LimitError(problem, span, record.id))
