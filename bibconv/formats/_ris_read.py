@@ -66,7 +66,7 @@ def continue_value(entry: list[Any], text: str, line: int, ctx: ReadContext) -> 
 
 
 def _same(a: str, b: str) -> bool:
-    return _SPACE.sub(" ", a).strip().casefold() == _SPACE.sub(" ", b).strip().casefold()
+    return _SPACE.sub(" ", a).strip() == _SPACE.sub(" ", b).strip()
 
 
 def _read_type(value: str | None, ctx: ReadContext, line: int, rid: str | None) -> tuple[str, str | None]:
