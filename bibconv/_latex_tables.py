@@ -72,6 +72,7 @@ SYMBOLS: dict[str, str] = {
     "@": "",
     "relax": "",
     "null": "",
+    "protect": "",
     "par": " ",
     "newline": " ",
     "linebreak": " ",

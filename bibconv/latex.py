@@ -27,11 +27,20 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from functools import lru_cache
 from typing import Any
 
 from bibconv._latex_encode import encode, protect_case
+from bibconv._latex_fast import CLOSE as _CLOSE
+from bibconv._latex_fast import MARK_RE as _MARK_RE
+from bibconv._latex_fast import OPEN as _OPEN
+from bibconv._latex_fast import PCT as _PCT
+from bibconv._latex_fast import SEP as _SEP
+from bibconv._latex_fast import accent as _accent
+from bibconv._latex_fast import close_mark as _close
+from bibconv._latex_fast import fast_decode
+from bibconv._latex_fast import open_mark as _open
+from bibconv._latex_fast import wrap as _wrap
 from bibconv._latex_tables import (
     ACCENTS,
     LETTERS,
@@ -48,34 +57,14 @@ __all__ = ["decode", "encode", "escape_markup", "has_tex", "is_known_macro", "pr
 
 _TEX_RE = re.compile(r"[\\{}$~]|--|``|''|!`|\?`")
 _SPACE_RE = re.compile(r"[ \t\r\n\f\v]+")
-_OPEN, _SEP, _CLOSE, _PCT = "\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3"
 _SENTINEL_RE = re.compile("[\ufdd0-\ufdd3]")
 _PERCENT_RE = re.compile(r"(?<!\\)((?:\\\\)*)%")
 _WS = " \t\r\n\f\v"
 _BRACE_RE = re.compile(r"\\.|[{}]", re.S)
-_MARK_RE = re.compile(f"{_OPEN}(\\w+){_SEP}|{_CLOSE}(\\w+){_SEP}")
 _ONE_MARK = f"(?:{_OPEN}|{_CLOSE})\\w+{_SEP}"
 _TAG_RUN_RE = re.compile(f"(?:{_ONE_MARK}| )*{_ONE_MARK}(?:{_ONE_MARK}| )*")
 _EMPTY_TAG_RE = re.compile(f"{_OPEN}(\\w+){_SEP}{_CLOSE}\\1{_SEP}")
 _TAG_RE = re.compile(r"</?(?:i|b|sup|sub|sc|span)(?:\s[^<>]*)?>")
-
-_LETTER_ARG = r"(?:[A-Za-z]|\\[ij](?![A-Za-z])\s*)"
-_SYMBOL_ACCENT = r"""['`^"~=.]"""
-_WORD_ACCENT = r"[cHvkurdbGUhf]"
-_LETTER_NAMES = "|".join(sorted(LETTERS, key=len, reverse=True))
-_FAST_RE = re.compile(
-    rf"\{{\\(?P<a1>{_SYMBOL_ACCENT})\s*(?P<b1>\{{)?(?P<l1>{_LETTER_ARG})(?(b1)\}})\}}"
-    rf"|\{{\\(?P<a2>{_WORD_ACCENT})(?:\s+|(?=\{{))(?P<b2>\{{)?(?P<l2>{_LETTER_ARG})(?(b2)\}})\}}"
-    rf"|\\(?P<a3>{_SYMBOL_ACCENT})\s*(?P<b3>\{{)?(?P<l3>{_LETTER_ARG})(?(b3)\}})"
-    rf"|\\(?P<a4>{_WORD_ACCENT})(?:\s+|(?=\{{))(?P<b4>\{{)?(?P<l4>{_LETTER_ARG})(?(b4)\}})"
-    rf"|\{{\\(?P<s1>{_LETTER_NAMES})\s*\}}"
-    rf"|\\(?P<s2>{_LETTER_NAMES})(?![A-Za-z])(?:\s*\{{\}}|\s*)"
-    r"|\\(?P<e>[&%$#_{} ])"
-    r"|(?P<lig>---|--|``|''|!`|\?`|~)"
-    r"|(?P<brace>[{}])"
-    r"|(?P<bad>[\\$])"
-)
-_SPACING_ACCENTS = {"~": "~", "^": "^", "'": "´", "`": "`", '"': "¨", "=": "¯", ".": "˙", "c": "¸"}
 
 
 def has_tex(text: str) -> bool:
@@ -112,7 +101,7 @@ def decode(text: str, *, markup: bool = True) -> str:
             text = _SENTINEL_RE.sub("", text)
         return escape_markup(text) if markup and ("&" in text or "<" in text or ">" in text) else text
     text = _SENTINEL_RE.sub("", text)
-    raw = _fast(text)
+    raw = fast_decode(text)
     if raw is None:
         raw = _general(text)
     raw = _SPACE_RE.sub(" ", raw).strip(_WS)
@@ -146,73 +135,6 @@ def _finish(raw: str, markup: bool) -> str:
     if _OPEN not in raw:
         return raw
     return _MARK_RE.sub(lambda m: TAGS[m[1]][0] if m[1] else TAGS[m[2]][1], raw)
-
-
-def _open(tag: str) -> str:
-    return f"{_OPEN}{tag}{_SEP}"
-
-
-def _close(tag: str) -> str:
-    return f"{_CLOSE}{tag}{_SEP}"
-
-
-def _wrap(tag: str | None, content: str) -> str:
-    return f"{_open(tag)}{content}{_close(tag)}" if tag else content
-
-
-def _accent(cmd: str, base: str) -> str:
-    """Apply accent ``cmd`` to the first character of ``base`` (``\\t`` ties the first two)."""
-    if not base:
-        return _SPACING_ACCENTS.get(cmd, ACCENTS[cmd])
-    if base[0] in "ıȷ":
-        base = ("i" if base[0] == "ı" else "j") + base[1:]
-    return unicodedata.normalize("NFC", base[0] + ACCENTS[cmd] + base[1:])
-
-
-def _fast_letter(arg: str) -> str:
-    return arg if len(arg) == 1 else arg[1]
-
-
-def _fast(text: str) -> str | None:
-    """Decode the common forms with one regex pass; ``None`` when the general parser is needed."""
-    parts: list[str] = []
-    depth = 0
-    group_at = 0
-    pos = 0
-    for m in _FAST_RE.finditer(text):
-        if m.start() > pos:
-            parts.append(text[pos : m.start()])
-        pos = m.end()
-        kind = m.lastgroup
-        if kind == "bad":
-            return None
-        if kind == "brace":
-            if m[0] == "{":
-                depth += 1
-                if depth == 1:
-                    group_at = len(parts)
-                    parts.append("")
-            else:
-                if depth == 0:  # a stray closing brace is kept as text
-                    parts.append("}")
-                    continue
-                depth -= 1
-                if depth == 0 and any(c.isupper() for c in "".join(parts[group_at + 1 :])):
-                    parts[group_at] = _open("nocase")
-                    parts.append(_close("nocase"))
-        elif kind == "lig":
-            parts.append("\u00a0" if m[0] == "~" else LIGATURES[m[0]])
-        elif kind == "e":
-            parts.append(m["e"])
-        elif kind in ("s1", "s2"):
-            parts.append(LETTERS[m[kind]])
-        else:
-            n = kind[1]
-            parts.append(_accent(m["a" + n], _fast_letter(m["l" + n].strip())))
-    if depth:
-        return None
-    parts.append(text[pos:])
-    return "".join(parts)
 
 
 def _general(text: str) -> str:
