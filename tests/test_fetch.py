@@ -365,3 +365,13 @@ def test_cli_usage_errors() -> None:
     )
     assert bad_url.exit_code == 2
     assert "not an http(s) URL" in bad_url.output
+
+
+def test_cli_writes_arxivs_own_bibtex_form(api: Api) -> None:
+    result = CliRunner().invoke(
+        main, ["fetch", "quant-ph/0201082v1", "-t", "bibtex", "--base-url", api.url, "--delay", "0"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("@misc{blaha2002quantum,\n")
+    assert "eprint = {quant-ph/0201082}" in result.output
+    assert "primaryClass = {quant-ph}" in result.output
