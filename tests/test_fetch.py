@@ -54,6 +54,7 @@ class Api:
     url: str = ""
     requests: list[dict[str, object]] = field(default_factory=list)
     fail_first: int = 0
+    slow_first: float = 0.0
     refuse: set[str] = field(default_factory=set)
 
 
@@ -81,6 +82,8 @@ def api() -> Iterator[Api]:
             state.requests.append(
                 {"ids": ids, "query": query, "agent": self.headers["User-Agent"], "at": time.monotonic()}
             )
+            if len(state.requests) == 1 and state.slow_first:
+                time.sleep(state.slow_first)
             if len(state.requests) <= state.fail_first:
                 self.answer(503, b"Service Unavailable")
             elif state.refuse & set(ids):
@@ -99,7 +102,11 @@ def api() -> Iterator[Api]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    class Server(http.server.ThreadingHTTPServer):
+        def handle_error(self, request: object, client_address: object) -> None:
+            pass  # a client that timed out and left: expected in the timeout test
+
+    server = Server(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     state.url = f"http://127.0.0.1:{server.server_address[1]}/api/query"
@@ -205,6 +212,13 @@ def test_a_503_is_retried(api: Api) -> None:
     records = list(fetch(["1111.2011v2"], base_url=api.url, delay=0, retries=3))
     assert len(records) == 1
     assert len(api.requests) == 3
+
+
+def test_a_timeout_is_retried(api: Api) -> None:
+    api.slow_first = 0.6
+    records = list(fetch(["1111.2011v2"], base_url=api.url, delay=0, timeout=0.2))
+    assert len(records) == 1
+    assert len(api.requests) == 2
 
 
 def test_giving_up_after_the_retries_says_why(api: Api) -> None:
