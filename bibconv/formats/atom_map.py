@@ -53,6 +53,7 @@ __all__ = ["RawEntry", "arxiv_id_of", "is_error_entry", "split_creators", "to_re
 _PARAGRAPH_RE = re.compile(r"\r?\n[ \t]+(?=\S)")
 _SPACE_RE = re.compile(r"\s+")
 _ABOUT_TILDE_RE = re.compile(r"(?<![^\s(\[])~")
+_MATH_RE = re.compile(r"(\$\$.+?\$\$|\$[^$]+\$)", re.DOTALL)
 _HTML_P_RE = re.compile(r"</?p\b[^>]*>", re.IGNORECASE)
 _HTML_TAG_RE = re.compile(r"<[^>]*>")
 _ANNOUNCE_RE = re.compile(
@@ -105,7 +106,10 @@ def _rich(text: str) -> str:
     """One paragraph of arXiv TeX-ish text → record rich text."""
     from bibconv.latex import decode
 
-    return decode(_ABOUT_TILDE_RE.sub(r"\\~{}", _collapse(text)), markup=True)
+    parts = _MATH_RE.split(_collapse(text))
+    for i in range(0, len(parts), 2):  # outside math only
+        parts[i] = _ABOUT_TILDE_RE.sub(r"\\~{}", parts[i])
+    return decode("".join(parts), markup=True)
 
 
 def _paragraphs(text: str) -> str:
