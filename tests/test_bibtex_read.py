@@ -13,6 +13,7 @@ import pytest
 import bibconv
 from bibconv.errors import Diagnostic, ParseError
 from bibconv.formats import bibtex as bibtex_module
+from bibconv.formats import bibtex_syntax
 from bibconv.model import Arxiv, Date, Name
 from bibconv.registry import detect_format, format_for_extension
 from tests.golden import FIXTURES, check_golden
@@ -287,7 +288,7 @@ def _peak(count: int) -> int:
 
 
 def test_streaming_memory_does_not_grow_with_entries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bibtex_module, "CHUNK_SIZE", 1 << 14)
+    monkeypatch.setattr(bibtex_syntax, "CHUNK_SIZE", 1 << 14)
     monkeypatch.setattr(bibtex_module, "_SPOOL_SIZE", 1 << 16)  # the pipe's spool goes to disk
     _peak(100)  # caches and imports warm up first
     small, large = _peak(200), _peak(1000)
@@ -299,7 +300,7 @@ def test_streaming_memory_does_not_grow_with_entries(monkeypatch: pytest.MonkeyP
 def test_small_chunks_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     path = BIB / "bbt_import_Unabbreviate_on_import_1436-1.bib"
     whole = bibconv.read(path, "bibtex", strict=False)
-    monkeypatch.setattr(bibtex_module, "CHUNK_SIZE", 2000)
+    monkeypatch.setattr(bibtex_syntax, "CHUNK_SIZE", 2000)
     assert bibconv.read(io.BytesIO(path.read_bytes()), "bibtex", strict=False) == whole
 
 

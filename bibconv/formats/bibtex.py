@@ -38,27 +38,18 @@ from typing import IO, Any, ClassVar
 from bibconv.errors import ParseError
 from bibconv.formats.bibtex_fields import build_record
 from bibconv.formats.bibtex_map import ALIASES, INHERIT_SKIP, MONTH_MACROS, inherit_renames
+from bibconv.formats.bibtex_syntax import RAW_KEY_RE, blocks, chunks, resolve_value
 from bibconv.formats.bibtex_write import BiblatexWriter, BibtexWriter
 from bibconv.model import Record
 from bibconv.registry import ReadContext, register
-from bibconv.textio import iter_lines, open_text
+from bibconv.textio import open_text
 
 __all__ = ["BiblatexReader", "BiblatexWriter", "BibtexReader", "BibtexWriter", "resolve_value"]
 
-CHUNK_SIZE = 1 << 18
-"""Characters gathered before the text is cut at the next entry boundary."""
-_MAX_CHUNK = 1 << 23
-"""An entry whose braces never close is cut anyway once its chunk grows this large."""
 _SPOOL_SIZE = 1 << 24
-_MARK = "\ufdd4"
 
-_BLOCK_LINE_RE = re.compile(r"^[ \t]*@[\w]*[ \t]*[{(]")
-_KEYLESS_RE = re.compile(r"^([ \t]*@(?!string|preamble|comment)\w+[ \t]*\{)(?=\s*[\w.-]+\s*=)", re.I | re.M)
-_RAW_KEY_RE = re.compile(r"^\s*@\w*\s*[{(]\s*([^,\s{}()=]+)\s*,")
 _REF_RE = re.compile(r"\b(?:crossref|xdata)\s*=\s*[{\"]?\s*([^}\"\n]+)", re.I)
 _RAW_TYPE_RE = re.compile(r"\s*@\s*(\w+)")
-_TOKEN_RE = re.compile(r"[^\s#{}\"=,]+")
-_SPECIAL_BLOCKS = {"comment", "preamble"}
 
 _SNIFF_RE = re.compile(r"^[ \t]*@[ \t]*(\w+)[ \t]*[{(]", re.M)
 _KNOWN_SNIFF = frozenset(
@@ -93,208 +84,6 @@ _KNOWN_SNIFF = frozenset(
 def _quiet_splitter() -> None:
     # The splitter logs every failed block; bibconv reports them itself.
     logging.getLogger("bibtexparser.splitter").setLevel(logging.CRITICAL)
-
-
-def _match_brace(text: str, start: int, literal: bool = False) -> int:
-    """Index of the ``}`` closing the ``{`` at ``start`` (``-1`` if none).
-
-    ``\\{`` does not count unless ``literal`` (BibTeX itself counts every brace).
-    """
-    depth = 0
-    for i in range(start, len(text)):
-        ch = text[i]
-        if ch == "{" and (literal or i == 0 or text[i - 1] != "\\"):
-            depth += 1
-        elif ch == "}" and (literal or i == 0 or text[i - 1] != "\\"):
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
-
-
-def _match_quote(text: str, start: int) -> int:
-    depth = 0
-    for i in range(start + 1, len(text)):
-        ch = text[i]
-        if ch == "{" and text[i - 1] != "\\":
-            depth += 1
-        elif ch == "}" and text[i - 1] != "\\":
-            depth -= 1
-        elif ch == '"' and depth == 0:
-            return i
-    return -1
-
-
-def resolve_value(expr: str, macros: dict[str, str], undefined: list[str] | None = None) -> str:
-    """The TeX text of a field value: delimiters removed, ``@string`` macros and ``#`` resolved.
-
-    Undefined macros are kept as their name and appended to ``undefined``; a value that is not
-    ``part # part …`` raises ``ValueError``.
-
-    >>> resolve_value('"10~" # jan', {"jan": "January"})
-    '10~January'
-    """
-    expr = expr.strip()
-    delimited = (expr[:1] == "{" and expr[-1:] == "}") or (expr[:1] == '"' and expr[-1:] == '"')
-    if delimited and "#" not in expr:
-        return expr[1:-1]
-    try:
-        return _parse_value(expr, macros, undefined, literal=False)
-    except ValueError:
-        return _parse_value(expr, macros, undefined, literal=True)
-
-
-def _parse_value(expr: str, macros: dict[str, str], undefined: list[str] | None, literal: bool) -> str:
-    parts: list[str] = []
-    i, n = 0, len(expr)
-    expect_part = True
-    while i < n:
-        ch = expr[i]
-        if ch.isspace():
-            i += 1
-            continue
-        if ch == "%":  # a comment line inside the entry (biber skips these)
-            newline = expr.find("\n", i)
-            i = n if newline < 0 else newline + 1
-            continue
-        if ch == "#":
-            if expect_part:
-                raise ValueError("'#' without a value before it")
-            expect_part = True
-            i += 1
-            continue
-        if not expect_part:
-            raise ValueError(f"missing ',' or '#' before {expr[i : i + 20]!r}")
-        expect_part = False
-        if ch in "{\"":
-            end = _match_brace(expr, i, literal) if ch == "{" else _match_quote(expr, i)
-            if end < 0:
-                raise ValueError(f"unbalanced {ch!r} in value")
-            parts.append(expr[i + 1 : end])
-            i = end + 1
-            continue
-        m = _TOKEN_RE.match(expr, i)
-        if m is None:
-            raise ValueError(f"unexpected {ch!r} in value")
-        token = m.group(0)
-        if token.isdigit():
-            parts.append(token)
-        elif token.lower() in macros:
-            parts.append(macros[token.lower()])
-        else:
-            if undefined is not None:
-                undefined.append(token)
-            parts.append(token)
-        i = m.end()
-    if expect_part and parts:
-        raise ValueError("'#' at the end of a value")
-    return "".join(parts)
-
-
-def _chunks(text: IO[str]) -> Iterator[tuple[int, str]]:
-    """``(first line number, text)`` pieces of the input, each ending before an entry boundary."""
-    lines: list[str] = []
-    size = 0
-    depth = 0
-    first = 1
-    for number, line in iter_lines(text):
-        if size >= CHUNK_SIZE and _BLOCK_LINE_RE.match(line) and (depth <= 0 or size >= _MAX_CHUNK):
-            yield first, "\n".join(lines)
-            lines, size, depth, first = [], 0, 0, number
-        lines.append(line)
-        size += len(line) + 1
-        if "{" in line or "}" in line:
-            escaped = line.count("\\{") - line.count("\\}")
-            depth += line.count("{") - line.count("}") - escaped
-    if lines:
-        yield first, "\n".join(lines)
-
-
-def _split(chunk: str, literal: bool = True) -> list[Any]:
-    """The splitter's blocks; ``\\{`` and ``\\}`` count as braces, as they do for BibTeX.
-
-    An entry that fails only because of that (``Thi\\{'ebaux``) is split again with the
-    escaped braces not counted, as bibtexparser does.
-    """
-    from bibtexparser.model import ParsingFailedBlock
-    from bibtexparser.splitter import Splitter
-
-    if "{" in chunk:
-        chunk = _KEYLESS_RE.sub(r"\1,", chunk)
-    escaped = literal and ("\\{" in chunk or "\\}" in chunk)
-    if not escaped:
-        return list(Splitter(chunk).split().blocks)
-    marked = chunk.replace("\\{", "\\" + _MARK + "{").replace("\\}", "\\" + _MARK + "}")
-    blocks = list(Splitter(marked).split().blocks)
-    for block in blocks:
-        _unmark(block)
-    if not any(isinstance(b, ParsingFailedBlock) and b.ignore_error_block is None for b in blocks):
-        return blocks
-    out: list[Any] = []
-    pieces = dict(_pieces(chunk))
-    for block in blocks:
-        piece = pieces.get(block.start_line or 0)
-        if isinstance(block, ParsingFailedBlock) and block.ignore_error_block is None and piece:
-            again = _split(piece, literal=False)
-            if not any(isinstance(b, ParsingFailedBlock) for b in again):
-                for b in again:
-                    b._start_line_in_file = (b.start_line or 0) + (block.start_line or 0)
-                out.extend(again)
-                continue
-        out.append(block)
-    return out
-
-
-def _unmark(block: Any) -> None:
-    inner = getattr(block, "ignore_error_block", None)
-    if inner is not None:
-        _unmark(inner)
-    block._raw = block.raw.replace(_MARK, "") if block.raw else block.raw
-    for field in getattr(block, "fields", None) or ():
-        field.value = field.value.replace(_MARK, "")
-    for name in ("value", "comment", "_value", "_comment"):
-        value = getattr(block, name, None)
-        if isinstance(value, str) and _MARK in value:
-            setattr(block, name, value.replace(_MARK, ""))
-
-
-def _blocks(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, Any]]:
-    """``(line, block)`` for every block of the input, with file line numbers."""
-    from bibtexparser.model import ParsingFailedBlock
-
-    for first, chunk in _chunks(text):
-        try:
-            blocks = _split(chunk)
-        except Exception:
-            blocks = []
-            for line_offset, piece in _pieces(chunk):
-                try:
-                    part = _split(piece)
-                except Exception:
-                    key = _RAW_KEY_RE.match(piece)
-                    ctx.fail(
-                        ParseError(
-                            "cannot parse this block", ctx.span(first + line_offset), key[1] if key else None
-                        )
-                    )
-                    continue
-                for block in part:
-                    block._start_line_in_file = (block.start_line or 0) + line_offset
-                blocks.extend(part)
-        for block in blocks:
-            while isinstance(block, ParsingFailedBlock) and block.ignore_error_block is not None:
-                block = block.ignore_error_block  # duplicate keys and fields are reported later
-            yield first + (block.start_line or 0), block
-
-
-def _pieces(chunk: str) -> Iterator[tuple[int, str]]:
-    lines = chunk.split("\n")
-    start = 0
-    for i, line in enumerate(lines):
-        if i > start and _BLOCK_LINE_RE.match(line):
-            yield start, "\n".join(lines[start:i])
-            start = i
-    yield start, "\n".join(lines[start:])
 
 
 def _spooled(stream: IO[bytes]) -> IO[bytes]:
@@ -373,7 +162,7 @@ def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[s
     start = stream.tell()
     wanted: set[str] = set()
     quiet = ReadContext(ctx.filename, strict=False)
-    for _, chunk in _chunks(open_text(stream, quiet)):
+    for _, chunk in chunks(open_text(stream, quiet)):
         if "crossref" in chunk.lower() or "xdata" in chunk.lower():
             for m in _REF_RE.finditer(chunk):
                 wanted.update(k.strip().lower() for k in m[1].split(",") if k.strip())
@@ -382,7 +171,7 @@ def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[s
         return {}
     entries = _Entries(quiet)
     parents: dict[str, tuple[str, dict[str, str]]] = {}
-    for line, block in _blocks(open_text(stream, quiet), quiet):
+    for line, block in blocks(open_text(stream, quiet), quiet):
         try:
             if isinstance(block, String):
                 entries.string(block)
@@ -420,9 +209,9 @@ class BibtexReader:
         stream = _spooled(stream)
         entries = _Entries(ctx, _parents(stream, ctx))
         held: Record | None = None
-        for line, block in _blocks(open_text(stream, ctx), ctx):
+        for line, block in blocks(open_text(stream, ctx), ctx):
             if isinstance(block, ParsingFailedBlock):
-                key = _RAW_KEY_RE.match(block.raw or "")
+                key = RAW_KEY_RE.match(block.raw or "")
                 reason = getattr(block.error, "abort_reason", None) or str(block.error)
                 ctx.fail(ParseError(reason.strip(), ctx.span(line), key[1] if key else None))
                 continue

@@ -57,6 +57,16 @@ def decode(raw: str) -> str:
     return text
 
 
+def _unbrace_name(name: Name) -> Name:
+    """A name whose parts had lone braces, written ``\\textbraceleft{}`` by the writers."""
+    parts = {
+        key: value.replace("\\textbraceleft{}", "{").replace("\\textbraceright{}", "}")
+        for key in ("family", "given", "non_dropping_particle", "dropping_particle", "suffix", "literal")
+        if isinstance(value := getattr(name, key), str)
+    }
+    return Name(**parts, affiliation=name.affiliation)
+
+
 def verbatim(raw: str) -> str:
     r"""An identifier's text: ``\url{}`` unwrapped, ``\_``-style escapes undone, spaces trimmed."""
     text = raw.strip()
@@ -95,8 +105,12 @@ def _only_arxiv(value: str, arxiv_id: str | None) -> tuple[bool, str | None]:
     return _NOISE_RE.sub("", rest) == "", cls[1] if cls else None
 
 
-def _arxiv(fields: dict[str, str], entry: str) -> tuple[Arxiv | None, set[str], bool]:
-    """The arXiv block, the fields it consumes, and whether the entry is a preprint."""
+def _arxiv(fields: dict[str, str], entry: str) -> tuple[Arxiv | None, set[str], bool, str | None]:
+    """The arXiv block, the fields it consumes, whether the entry is a preprint, and several classes.
+
+    Better BibTeX writes ``primaryclass = {cs, eess, q-bio}``: the first is the primary class, the
+    list is returned as written, for the writers to write back.
+    """
     found: tuple[str, int | None] | None = None
     consumed: set[str] = set()
     eprint = fields.get("eprint", "")
@@ -133,10 +147,10 @@ def _arxiv(fields: dict[str, str], entry: str) -> tuple[Arxiv | None, set[str], 
         volume = _ABS_VOLUME_RE.match(fields.get("volume", ""))
         journals = [f for f in ("journal", "journaltitle") if f in fields and _only_arxiv(fields[f], None)[0]]
         if not (volume and journals):
-            return None, set(), False
+            return None, set(), False, None
         found = parse_arxiv_id(volume[1])
         if found is None:
-            return None, set(), False
+            return None, set(), False, None
     for name in ("journal", "journaltitle"):
         if name in fields and name not in consumed and _only_arxiv(fields[name], None)[0]:
             consumed.add(name)
@@ -150,11 +164,8 @@ def _arxiv(fields: dict[str, str], entry: str) -> tuple[Arxiv | None, set[str], 
     if preprint and (fields.get("pubstate") or "").strip().lower() in ("prepublished", "preprint"):
         consumed.add("pubstate")
     class_list = [c.strip() for c in classes.split(",") if c.strip()]
-    if len(class_list) > 1:  # Better BibTeX's "cs, eess, q-bio": kept as written for the writers
-        consumed.discard("primaryclass")
-        consumed.discard("eprintclass")
     arxiv = Arxiv(id=found[0], version=found[1], primary_class=class_list[0] if class_list else None)
-    return arxiv, consumed, preprint
+    return arxiv, consumed, preprint, classes if len(class_list) > 1 else None
 
 
 def _month(text: str) -> tuple[int | None, int | None]:
@@ -225,13 +236,15 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
     def warn(message: str) -> None:
         ctx.warn(message, line, key or None)
 
-    arxiv, used, preprint = _arxiv(fields, entry) if _may_be_arxiv(fields) else (None, set(), False)
+    arxiv, used, preprint, classes = (
+        _arxiv(fields, entry) if _may_be_arxiv(fields) else (None, set(), False, None)
+    )
     if preprint:
         record_type = "article"
     out: dict[str, str] = {}
     names: dict[str, tuple[Name, ...]] = {}
     dates: dict[str, Date] = {}
-    extra: dict[str, object] = {}
+    extra: dict[str, object] = {"bibtex:primaryclass": classes} if classes else {}
     keywords: tuple[str, ...] = ()
     issued = _issued(fields, used, extra)
     if issued is not None:
@@ -246,7 +259,10 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
         if name in m.NAME_FIELDS:
             var = m.NAME_FIELDS[name]
             if var not in names:
-                names[var] = tuple(split_bibtex_names(raw, warn=warn))
+                people = split_bibtex_names(raw, warn=warn)
+                names[var] = (
+                    tuple(_unbrace_name(p) for p in people) if "\\textbrace" in raw else tuple(people)
+                )
                 continue
         elif name in m.DATE_FIELDS:
             var = m.DATE_FIELDS[name]

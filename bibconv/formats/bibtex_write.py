@@ -52,6 +52,7 @@ _BAD_KEY_RE = re.compile(r"[\s,{}()\"#%=\\']")
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
 _PIECES_RE = re.compile(r"(\s+)")
 _EN_DASH_RE = re.compile(r"(?<![-–])–(?![-–])")
+_DOLLAR_RE = re.compile(r"(?<!\\)\$")
 _GROUP_RE = re.compile(r"\{(?!\\)")
 _SPECIAL_BLOCK_RE = re.compile(r"^@(?:preamble|comment)\s*[{(]", re.I)
 
@@ -84,13 +85,24 @@ def _safe(body: str) -> str:
 def _protect(tex: str) -> str:
     """:func:`latex.protect_case`, leaving words that hold a brace group of their own as they are."""
     protected = latex.protect_case(tex)
-    if "{" not in tex:
-        return protected
     before, after = _PIECES_RE.split(tex), _PIECES_RE.split(protected)
     if len(before) != len(after):
         return protected
-    pairs = zip(before, after, strict=True)
-    return "".join(b if _GROUP_RE.search(b) and b.count("{") == b.count("}") else a for b, a in pairs)
+    out = []
+    in_math = False
+    for b, a in zip(before, after, strict=True):
+        dollars = len(_DOLLAR_RE.findall(b))
+        spans_math = in_math or dollars % 2 == 1  # math across words (``$a b$``) is left alone
+        out.append(b if spans_math or _keep(b, a) else a)
+        in_math = in_math != (dollars % 2 == 1)
+    return "".join(out)
+
+
+def _keep(before: str, after: str) -> bool:
+    """Keep a word as it was: it holds a brace group of its own, or protection changed more than braces."""
+    if _GROUP_RE.search(before) and before.count("{") == before.count("}"):
+        return True
+    return after.replace("{", "").replace("}", "") != before.replace("{", "").replace("}", "")
 
 
 def _block_ok(raw: object) -> bool:
@@ -205,7 +217,7 @@ def _arxiv_fields(record: Record, fields: _Fields, dialect: str) -> None:
     biblatex = dialect == "biblatex"
     fields.put("eprinttype" if biblatex else "archiveprefix", "arXiv", raw=True)
     cls_field = "eprintclass" if biblatex else "primaryclass"
-    kept = record.extra.get("bibtex:primaryclass") or record.extra.get("bibtex:eprintclass")
+    kept = record.extra.get("bibtex:primaryclass")
     if isinstance(kept, str) and arxiv.primary_class and kept.split(",")[0].strip() == arxiv.primary_class:
         fields.put(cls_field, kept, raw=True)
     elif arxiv.primary_class:
@@ -228,8 +240,8 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
     def encode(text: str) -> str:
         return latex.encode(text, ascii=ascii_only, warn=warn)
 
-    def encode_plain(text: str) -> str:
-        return encode(latex.escape_markup(text))
+    def encode_plain(text: str) -> str:  # a name part: balanced on its own, as BibTeX splits names
+        return _safe(encode(latex.escape_markup(text)))
 
     from bibconv.names import format_bibtex_name
 
@@ -247,9 +259,8 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
         if var in ("title", "title-short"):
             name = "title" if var == "title" else "shorttitle"
             fields.put(name, _protect(_safe(encode(value))), tex=True)
-        elif var in _VERBATIM_VARS:
-            plain = latex.strip_markup(value)
-            fields.put(_VERBATIM_VARS[var], plain, raw=_braces_ok(plain))
+        elif var in _VERBATIM_VARS:  # identifiers are kept as they are, not as rich text
+            fields.put(_VERBATIM_VARS[var], value, raw=_braces_ok(value))
         else:
             name = _number_field(var, record.type) or m.field_for(var, dialect, low)
             if name is None:
@@ -267,7 +278,7 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
         if not key.startswith("bibtex:") or key in _RESERVED:
             continue
         name = key[7:]
-        if name in fields.values or (name in ("primaryclass", "eprintclass") and record.arxiv is not None):
+        if name in fields.values or (name == "primaryclass" and record.arxiv is not None):
             continue
         if not _FIELD_NAME_RE.match(name) or not isinstance(value, (str, int, float)):
             warn(f"extra {key!r} is not a BibTeX field; not written")

@@ -1,0 +1,231 @@
+r"""BibTeX syntax on top of bibtexparser's splitter: chunks cut at entry boundaries, value resolution.
+
+Used by :mod:`bibconv.formats.bibtex`. :func:`chunks` cuts the text before a line that starts an
+entry (``@type{`` at brace depth 0) once a chunk is :data:`CHUNK_SIZE` long; :func:`split` runs the
+splitter on a chunk, counting ``\{`` as a brace as BibTeX does; :func:`resolve_value` turns a field's
+value expression (``{…}``, ``"…"``, numbers, ``@string`` macros joined by ``#``) into TeX text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import IO, Any
+
+from bibconv.errors import ParseError
+from bibconv.registry import ReadContext
+from bibconv.textio import iter_lines
+
+__all__ = ["CHUNK_SIZE", "RAW_KEY_RE", "blocks", "chunks", "pieces", "resolve_value", "split"]
+
+CHUNK_SIZE = 1 << 18
+"""Characters gathered before the text is cut at the next entry boundary."""
+_MAX_CHUNK = 1 << 23
+"""An entry whose braces never close is cut anyway once its chunk grows this large."""
+_MARK = "\ufdd4"
+RAW_KEY_RE = re.compile(r"^\s*@\w*\s*[{(]\s*([^,\s{}()=]+)\s*,")
+_BLOCK_LINE_RE = re.compile(r"^[ \t]*@[\w]*[ \t]*[{(]")
+_KEYLESS_RE = re.compile(r"^([ \t]*@(?!string|preamble|comment)\w+[ \t]*\{)(?=\s*[\w.-]+\s*=)", re.I | re.M)
+_TOKEN_RE = re.compile(r"[^\s#{}\"=,]+")
+
+
+def _match_brace(text: str, start: int, literal: bool = False) -> int:
+    """Index of the ``}`` closing the ``{`` at ``start`` (``-1`` if none).
+
+    ``\\{`` does not count unless ``literal`` (BibTeX itself counts every brace).
+    """
+    depth = 0
+    for i in range(start, len(text)):
+        ch = text[i]
+        if ch == "{" and (literal or i == 0 or text[i - 1] != "\\"):
+            depth += 1
+        elif ch == "}" and (literal or i == 0 or text[i - 1] != "\\"):
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _match_quote(text: str, start: int) -> int:
+    depth = 0
+    for i in range(start + 1, len(text)):
+        ch = text[i]
+        if ch == "{" and text[i - 1] != "\\":
+            depth += 1
+        elif ch == "}" and text[i - 1] != "\\":
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            return i
+    return -1
+
+
+def resolve_value(expr: str, macros: dict[str, str], undefined: list[str] | None = None) -> str:
+    """The TeX text of a field value: delimiters removed, ``@string`` macros and ``#`` resolved.
+
+    Undefined macros are kept as their name and appended to ``undefined``; a value that is not
+    ``part # part …`` raises ``ValueError``.
+
+    >>> resolve_value('"10~" # jan', {"jan": "January"})
+    '10~January'
+    """
+    expr = expr.strip()
+    delimited = (expr[:1] == "{" and expr[-1:] == "}") or (expr[:1] == '"' and expr[-1:] == '"')
+    if delimited and "#" not in expr:
+        return expr[1:-1]
+    try:
+        return _parse_value(expr, macros, undefined, literal=False)
+    except ValueError:
+        return _parse_value(expr, macros, undefined, literal=True)
+
+
+def _parse_value(expr: str, macros: dict[str, str], undefined: list[str] | None, literal: bool) -> str:
+    parts: list[str] = []
+    i, n = 0, len(expr)
+    expect_part = True
+    while i < n:
+        ch = expr[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if ch == "%":  # a comment line inside the entry (biber skips these)
+            newline = expr.find("\n", i)
+            i = n if newline < 0 else newline + 1
+            continue
+        if ch == "#":
+            if expect_part:
+                raise ValueError("'#' without a value before it")
+            expect_part = True
+            i += 1
+            continue
+        if not expect_part:
+            raise ValueError(f"missing ',' or '#' before {expr[i : i + 20]!r}")
+        expect_part = False
+        if ch in '{"':
+            end = _match_brace(expr, i, literal) if ch == "{" else _match_quote(expr, i)
+            if end < 0:
+                raise ValueError(f"unbalanced {ch!r} in value")
+            parts.append(expr[i + 1 : end])
+            i = end + 1
+            continue
+        m = _TOKEN_RE.match(expr, i)
+        if m is None:
+            raise ValueError(f"unexpected {ch!r} in value")
+        token = m.group(0)
+        if token.isdigit():
+            parts.append(token)
+        elif token.lower() in macros:
+            parts.append(macros[token.lower()])
+        else:
+            if undefined is not None:
+                undefined.append(token)
+            parts.append(token)
+        i = m.end()
+    if expect_part and parts:
+        raise ValueError("'#' at the end of a value")
+    return "".join(parts)
+
+
+def chunks(text: IO[str]) -> Iterator[tuple[int, str]]:
+    """``(first line number, text)`` pieces of the input, each ending before an entry boundary."""
+    lines: list[str] = []
+    size = 0
+    depth = 0
+    first = 1
+    for number, line in iter_lines(text):
+        if size >= CHUNK_SIZE and _BLOCK_LINE_RE.match(line) and (depth <= 0 or size >= _MAX_CHUNK):
+            yield first, "\n".join(lines)
+            lines, size, depth, first = [], 0, 0, number
+        lines.append(line)
+        size += len(line) + 1
+        if "{" in line or "}" in line:
+            escaped = line.count("\\{") - line.count("\\}")
+            depth += line.count("{") - line.count("}") - escaped
+    if lines:
+        yield first, "\n".join(lines)
+
+
+def split(chunk: str, literal: bool = True) -> list[Any]:
+    """The splitter's blocks; ``\\{`` and ``\\}`` count as braces, as they do for BibTeX.
+
+    An entry that fails only because of that (``Thi\\{'ebaux``) is split again with the
+    escaped braces not counted, as bibtexparser does.
+    """
+    from bibtexparser.model import ParsingFailedBlock
+    from bibtexparser.splitter import Splitter
+
+    if "{" in chunk:
+        chunk = _KEYLESS_RE.sub(r"\1,", chunk)
+    escaped = literal and ("\\{" in chunk or "\\}" in chunk)
+    if not escaped:
+        return list(Splitter(chunk).split().blocks)
+    marked = chunk.replace("\\{", "\\" + _MARK + "{").replace("\\}", "\\" + _MARK + "}")
+    blocks = list(Splitter(marked).split().blocks)
+    for block in blocks:
+        _unmark(block)
+    if not any(isinstance(b, ParsingFailedBlock) and b.ignore_error_block is None for b in blocks):
+        return blocks
+    out: list[Any] = []
+    starts = dict(pieces(chunk))
+    for block in blocks:
+        piece = starts.get(block.start_line or 0)
+        if isinstance(block, ParsingFailedBlock) and block.ignore_error_block is None and piece:
+            again = split(piece, literal=False)
+            if not any(isinstance(b, ParsingFailedBlock) for b in again):
+                for b in again:
+                    b._start_line_in_file = (b.start_line or 0) + (block.start_line or 0)
+                out.extend(again)
+                continue
+        out.append(block)
+    return out
+
+
+def _unmark(block: Any) -> None:
+    inner = getattr(block, "ignore_error_block", None)
+    if inner is not None:
+        _unmark(inner)
+    block._raw = block.raw.replace(_MARK, "") if block.raw else block.raw
+    for field in getattr(block, "fields", None) or ():
+        field.value = field.value.replace(_MARK, "")
+    for name in ("value", "comment", "_value", "_comment"):
+        value = getattr(block, name, None)
+        if isinstance(value, str) and _MARK in value:
+            setattr(block, name, value.replace(_MARK, ""))
+
+
+def blocks(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, Any]]:
+    """``(line, block)`` for every block of the input, with file line numbers."""
+    from bibtexparser.model import ParsingFailedBlock
+
+    for first, chunk in chunks(text):
+        try:
+            blocks = split(chunk)
+        except Exception:
+            blocks = []
+            for line_offset, piece in pieces(chunk):
+                try:
+                    part = split(piece)
+                except Exception:
+                    key = RAW_KEY_RE.match(piece)
+                    ctx.fail(
+                        ParseError(
+                            "cannot parse this block", ctx.span(first + line_offset), key[1] if key else None
+                        )
+                    )
+                    continue
+                for block in part:
+                    block._start_line_in_file = (block.start_line or 0) + line_offset
+                blocks.extend(part)
+        for block in blocks:
+            while isinstance(block, ParsingFailedBlock) and block.ignore_error_block is not None:
+                block = block.ignore_error_block  # duplicate keys and fields are reported later
+            yield first + (block.start_line or 0), block
+
+
+def pieces(chunk: str) -> Iterator[tuple[int, str]]:
+    lines = chunk.split("\n")
+    start = 0
+    for i, line in enumerate(lines):
+        if i > start and _BLOCK_LINE_RE.match(line):
+            yield start, "\n".join(lines[start:i])
+            start = i
+    yield start, "\n".join(lines[start:])
