@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import IO
 
 from bibconv.errors import LimitError
 from bibconv.model import Record
 from bibconv.registry import ReadContext
+from bibconv.textio import ESCAPED_BYTE
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "checked_records", "limited_stream"]
 
@@ -75,7 +76,36 @@ def _problem(record: Record, limits: Limits) -> str | None:
     for var, names in record.names.items():
         if len(names) > limits.max_names:
             return f"{var!r} has {len(names):,} names, over the limit of {limits.max_names:,}"
+    return _escaped_byte(record)
+
+
+def _escaped_byte(record: Record) -> str | None:
+    """The invalid input byte a lenient read left in the record (as a lone surrogate), if any."""
+    for text in _strings(record):
+        found = ESCAPED_BYTE.search(text)
+        if found is not None:
+            byte = ord(found.group(0)) - 0xDC00
+            return (
+                f"invalid utf-8 byte {byte:#04x} in the record"
+                " (save the file as UTF-8, or convert it with iconv)"
+            )
     return None
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string inside a record (fields, names, dates, extra values and keys)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            yield from _strings(item)
+    elif is_dataclass(value):
+        for spec in fields(value):
+            yield from _strings(getattr(value, spec.name))
 
 
 def checked_records(records: Iterator[Record], limits: Limits, ctx: ReadContext) -> Iterator[Record]:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import codecs
 import io
+import re
 from collections.abc import Iterator
 from typing import IO
 
 from bibconv.errors import ParseError
 from bibconv.registry import ReadContext
 
-__all__ = ["chain_head", "decode_head", "iter_lines", "open_text", "sniff_encoding"]
+__all__ = ["ESCAPED_BYTE", "chain_head", "decode_head", "iter_lines", "open_text", "sniff_encoding"]
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -19,6 +20,14 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
+
+# Windows-1252 for the bytes 0x80-0x9f it defines; the other bytes as in Latin-1.
+_CP1252 = {
+    b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0) if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)
+}
+
+# Lone surrogates: the ``surrogateescape`` stand-ins for bytes that are not valid text.
+ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 
 
 def sniff_encoding(head: bytes, default: str = "utf-8") -> str:
@@ -35,13 +44,23 @@ def decode_head(head: bytes) -> str:
 
 
 class _LineCountingDecoder(io.TextIOBase):
-    """Text stream over bytes that reports invalid bytes with their line and column."""
+    """Text stream over bytes that reports invalid bytes with their line and column.
 
-    def __init__(self, raw: IO[bytes], encoding: str, ctx: ReadContext) -> None:
+    With a ``fallback`` encoding, a file whose first non-ASCII bytes are not UTF-8 is read
+    in that encoding from there on, with a warning. Otherwise an invalid byte raises a
+    :class:`ParseError` in strict mode; in lenient mode it becomes a lone surrogate
+    (``surrogateescape``) and :func:`bibconv.limits.checked_records` skips the record
+    that holds it.
+    """
+
+    def __init__(self, raw: IO[bytes], encoding: str, ctx: ReadContext, fallback: str | None = None) -> None:
         self._raw = raw
         self._decoder = codecs.getincrementaldecoder(encoding)("strict")
         self._ctx = ctx
         self._encoding = encoding
+        self._fallback = fallback if encoding == "utf-8" else None
+        self._fallen_back = False
+        self._non_ascii = False
         self._line = 1
         self._column = 0
         self._pending = ""
@@ -51,17 +70,14 @@ class _LineCountingDecoder(io.TextIOBase):
 
     def _fill(self, size: int = 1 << 16) -> bool:
         chunk = self._raw.read(size)
-        try:
-            text = self._decoder.decode(chunk, final=not chunk)
-        except UnicodeDecodeError as exc:
-            good = exc.object[: exc.start].decode(self._encoding, errors="replace")
-            line = self._line + good.count("\n")
-            column = len(good) - good.rfind("\n") if "\n" in good else self._column + len(good) + 1
-            raise ParseError(
-                f"invalid {self._encoding} byte {exc.object[exc.start]:#04x}"
-                " (save the file as UTF-8, or convert it with iconv)",
-                self._ctx.span(line, column),
-            ) from None
+        if self._fallen_back:
+            text = chunk.decode("latin-1").translate(_CP1252)
+        else:
+            try:
+                text = self._decoder.decode(chunk, final=not chunk)
+            except UnicodeDecodeError as exc:
+                text = self._recover(exc, final=not chunk)
+            self._non_ascii = self._non_ascii or not text.isascii()
         newlines = text.count("\n")
         if newlines:
             self._line += newlines
@@ -70,6 +86,35 @@ class _LineCountingDecoder(io.TextIOBase):
             self._column += len(text)
         self._pending += text
         return bool(chunk)
+
+    def _recover(self, exc: UnicodeDecodeError, final: bool) -> str:
+        """Text of the chunk that failed to decode: by the fallback, lenient, or an error."""
+        data: bytes = exc.object
+        good = data[: exc.start].decode(self._encoding, errors="replace")
+        line = self._line + good.count("\n")
+        column = len(good) - good.rfind("\n") if "\n" in good else self._column + len(good) + 1
+        byte = data[exc.start]
+        if self._fallback and not self._non_ascii and good.isascii():
+            self._fallen_back = True
+            self._ctx.warn(
+                f"byte {byte:#04x} is not UTF-8; reading the file as {self._fallback}"
+                " (Windows-1252/Latin-1); save it as UTF-8 to be sure of its characters",
+                line,
+                column=column,
+            )
+            return good + data[exc.start :].decode("latin-1").translate(_CP1252)
+        if self._ctx.strict:
+            raise ParseError(
+                f"invalid {self._encoding} byte {byte:#04x}"
+                " (save the file as UTF-8, or convert it with iconv)",
+                self._ctx.span(line, column),
+            ) from None
+        if self._encoding != "utf-8":  # no record boundaries to resync on: keep the rest
+            self._ctx.warn(f"invalid {self._encoding} bytes replaced by U+FFFD", line, column=column)
+            self._decoder = codecs.getincrementaldecoder(self._encoding)("replace")
+        else:
+            self._decoder = codecs.getincrementaldecoder(self._encoding)("surrogateescape")
+        return self._decoder.decode(data, final=final)
 
     def read(self, size: int | None = -1) -> str:
         if size is None or size < 0:
@@ -102,15 +147,23 @@ class _LineCountingDecoder(io.TextIOBase):
         return line
 
 
-def open_text(stream: IO[bytes], ctx: ReadContext, default: str = "utf-8") -> IO[str]:
+def open_text(
+    stream: IO[bytes], ctx: ReadContext, default: str = "utf-8", fallback: str | None = None
+) -> IO[str]:
     """A text view of ``stream``: BOM removed, UTF-16/32 by BOM, bad bytes reported by line.
+
+    ``fallback="cp1252"`` reads a file that is not UTF-8 (no BOM, and invalid UTF-8
+    before any valid non-ASCII character) as Windows-1252, a superset of Latin-1,
+    with a warning naming the first such byte. In lenient mode an invalid byte skips
+    the record that holds it (see :class:`_LineCountingDecoder`).
 
     Newlines are left as they are (``\\r\\n`` stays), so readers that count lines
     must treat ``\\r`` themselves; :func:`iter_lines` does.
     """
     peek = stream.read(4)
     encoding = sniff_encoding(peek, default)
-    return _LineCountingDecoder(chain_head(peek, stream), encoding, ctx)  # type: ignore[return-value]
+    decoder = _LineCountingDecoder(chain_head(peek, stream), encoding, ctx, fallback)
+    return decoder  # type: ignore[return-value]
 
 
 def chain_head(head: bytes, stream: IO[bytes]) -> IO[bytes]:
