@@ -191,7 +191,13 @@ def _first_is_lower(text: str) -> bool:
 
 def _risky(text: str, value: str) -> bool:
     """Whether a name part would be split or cut by BibTeX unless braced."""
-    return "," in text or _AND_WORD_RE.search(text) is not None or _TIE_RE.search(value) is not None
+    return (
+        "," in text
+        or _AND_WORD_RE.search(text) is not None
+        or _TIE_RE.search(value) is not None
+        or "$" in value  # math may hold spaces or a control space, which split a name
+        or "\\ " in value
+    )
 
 
 def _family_tex(family: str, enc: Callable[[str], str]) -> str:
@@ -239,7 +245,7 @@ def format_bibtex_name(
       ``and``, a ``~``, several words, a lowercase or non-letter start.
     * A family-only name whose family is braced gets a trailing comma (``{Ben Arous},``); a name
       wholly in braces is a literal.
-    * Given names and suffixes are braced when they hold a comma, ``and`` or ``~``.
+    * Given names and suffixes are braced when they hold a comma, ``and``, ``~``, math or ``\ ``.
     * A particle of lowercase words is written as BibTeX's ``von`` (``van der Waals, J. D.``); a
       capitalised one can only be kept inside the braced family (``{De Leo}, Rossana``).
     * Classic BibTeX has no dropping particle: it is written as ``von`` too, unless ``extended=True``

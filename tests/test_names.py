@@ -337,6 +337,7 @@ _given = st.one_of(
     st.builds(lambda a: f"{a[0]}.", _word),
     st.builds(lambda a, b: f"{a} {b[0]}.", _word, _word),
     st.just("Anders And"),
+    st.sampled_from(["$\\ 0$", "$x y$", "A.~B.", "{Braced}"]),
 )
 _particle = st.sampled_from(["van", "von", "de", "de la", "van der", "di", "da", "dos", "du", "ter", "d'"])
 _suffix = st.sampled_from(["Jr.", "Sr.", "II", "III", "IV"])
