@@ -259,7 +259,7 @@ def _tex_for(ch: str) -> str | None:
             for mark in marks:
                 inner = "\\" + COMBINING_TO_ACCENT[mark] + "{" + inner + "}"
             return "{" + inner + "}"
-    latex = _pylatexenc_encoder().unicode_to_latex(ch)
+    latex: str = _pylatexenc_encoder().unicode_to_latex(ch)
     if latex and latex != ch and latex.isascii():
         latex = latex if latex.startswith("{") else "{" + latex.strip() + "}"
         from bibconv.latex import decode

@@ -134,9 +134,8 @@ def fast_decode(text: str) -> str | None:
                 continue
             entry = stack.pop()
             if entry.arg:
-                parts.append(
-                    "”" if entry.tag in QUOTE_MACROS else close_mark(MARKUP_MACROS[entry.tag] or "none")
-                )
+                tag = entry.tag or ""
+                parts.append("”" if tag in QUOTE_MACROS else close_mark(MARKUP_MACROS[tag] or "none"))
             elif (
                 not entry.character
                 and not any(not e.arg for e in stack)

@@ -19,6 +19,7 @@ Rules of :func:`parse_name`:
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bibconv import latex
 from bibconv.model import Name
@@ -191,17 +192,7 @@ def _split_commas(text: str) -> list[Name]:
     names: list[Name] = []
     for part in parts:
         if _is_suffix(part.strip()) and names and not names[-1].suffix and names[-1].literal is None:
-            last = names.pop()
-            names.append(Name(**{**_fields(last), "suffix": part.strip()}))
+            names.append(replace(names.pop(), suffix=part.strip()))
         else:
             names.append(parse_name(part))
     return names
-
-
-def _fields(name: Name) -> dict[str, str | None]:
-    return {
-        "family": name.family,
-        "given": name.given,
-        "non_dropping_particle": name.non_dropping_particle,
-        "dropping_particle": name.dropping_particle,
-    }

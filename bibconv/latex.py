@@ -5,7 +5,8 @@ r"""TeX ↔ Unicode for field values: :func:`decode`, :func:`encode`, :func:`pro
 (``--`` → –, ``---`` → —, ````` `` ````` → “, ``''`` → ”), ``~`` → U+00A0 and symbols (``\S``, ``\LaTeX``).
 Math (``$…$``, ``$$…$$``, ``\(…\)``, ``\[…\]``) is kept verbatim; macros bibconv does not know
 (``\cite{foo}``, ``\unknownmacro{x}``) stay as written, arguments included. Runs of spaces and
-newlines become one space. The common forms take a table-driven fast path; anything else is parsed
+newlines become one space; a bare ``%`` is text (BibTeX values hold no comments); a stray ``}`` is kept.
+The common forms take a table-driven fast path; anything else is parsed
 with pylatexenc's ``LatexWalker`` and rendered by bibconv (pylatexenc's ``latex2text`` table serves
 the remaining symbol macros); text without TeX characters (:func:`has_tex`) is never parsed.
 
@@ -284,20 +285,20 @@ class _Renderer:
             return " "
         if name in MARKUP_MACROS:
             content = self.arg(node, 0, nocase)
-            return node.latex_verbatim() if content is None else _wrap(MARKUP_MACROS[name], content)
+            return str(node.latex_verbatim()) if content is None else _wrap(MARKUP_MACROS[name], content)
         if name == "url":
             args = node.nodeargd.argnlist if node.nodeargd else None
             if not args or args[0] is None:
-                return node.latex_verbatim()
-            raw = args[0].latex_verbatim()
+                return str(node.latex_verbatim())
+            raw = str(args[0].latex_verbatim())
             raw = raw[1:-1] if raw.startswith("{") else raw
             return re.sub(r"\\([%&#_~$])", r"\1", raw)
         if name in QUOTE_MACROS:
             content = self.arg(node, 0, nocase)
-            return node.latex_verbatim() if content is None else f"“{content}”"
+            return str(node.latex_verbatim()) if content is None else f"“{content}”"
         if name == "href":
             content = self.arg(node, 1, nocase)
-            return node.latex_verbatim() if content is None else content
+            return str(node.latex_verbatim()) if content is None else content
         if name in VERBATIM_MACROS or not self.known(name):
-            return node.latex_verbatim()
+            return str(node.latex_verbatim())
         return str(_l2t().macro_node_to_text(node))

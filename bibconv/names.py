@@ -140,8 +140,7 @@ def _parse_bibtex_name(text: str, warn: Callable[[str], None] | None) -> Name:
         if warn is not None:
             warn(f"cannot split name {text!r} ({exc}); parts joined")
         pieces = _split_depth0(text, re.compile(r"\s*,\s*"))
-        family, given = pieces[0], " ".join(pieces[1:])
-        return Name(family=_plain(family) or None, given=_plain(given) or None)
+        return Name(family=_plain(pieces[0]) or None, given=_plain(" ".join(pieces[1:])) or None)
     given = _part(person.first_names + person.middle_names)
     family = _part(person.last_names)
     particle = _part(person.prelast_names)
