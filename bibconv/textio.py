@@ -58,6 +58,8 @@ class _LineCountingDecoder(io.TextIOBase):
         self._decoder = codecs.getincrementaldecoder(encoding)("strict")
         self._ctx = ctx
         self._encoding = encoding
+        if fallback not in (None, "cp1252"):
+            raise ValueError(f"unsupported fallback encoding {fallback!r}")
         self._fallback = fallback if encoding == "utf-8" else None
         self._fallen_back = False
         self._non_ascii = False
@@ -97,8 +99,8 @@ class _LineCountingDecoder(io.TextIOBase):
         if self._fallback and not self._non_ascii and good.isascii():
             self._fallen_back = True
             self._ctx.warn(
-                f"byte {byte:#04x} is not UTF-8; reading the file as {self._fallback}"
-                " (Windows-1252/Latin-1); save it as UTF-8 to be sure of its characters",
+                f"byte {byte:#04x} is not UTF-8: reading the file as Windows-1252 (Latin-1);"
+                " save it as UTF-8 to be sure of its characters",
                 line,
                 column=column,
             )

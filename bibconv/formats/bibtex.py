@@ -162,7 +162,7 @@ def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[s
     start = stream.tell()
     wanted: set[str] = set()
     quiet = ReadContext(ctx.filename, strict=False)
-    for _, chunk in chunks(open_text(stream, quiet)):
+    for _, chunk in chunks(open_text(stream, quiet, fallback="cp1252")):
         if "crossref" in chunk.lower() or "xdata" in chunk.lower():
             for m in _REF_RE.finditer(chunk):
                 wanted.update(k.strip().lower() for k in m[1].split(",") if k.strip())
@@ -171,7 +171,7 @@ def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[s
         return {}
     entries = _Entries(quiet)
     parents: dict[str, tuple[str, dict[str, str]]] = {}
-    for line, block in blocks(open_text(stream, quiet), quiet):
+    for line, block in blocks(open_text(stream, quiet, fallback="cp1252"), quiet):
         try:
             if isinstance(block, String):
                 entries.string(block)
@@ -209,7 +209,7 @@ class BibtexReader:
         stream = _spooled(stream)
         entries = _Entries(ctx, _parents(stream, ctx))
         held: Record | None = None
-        for line, block in blocks(open_text(stream, ctx), ctx):
+        for line, block in blocks(open_text(stream, ctx, fallback="cp1252"), ctx):
             if isinstance(block, ParsingFailedBlock):
                 key = RAW_KEY_RE.match(block.raw or "")
                 reason = getattr(block.error, "abort_reason", None) or str(block.error)
