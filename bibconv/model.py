@@ -102,6 +102,10 @@ class Name:
     affiliation: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        for part in ("family", "given", "non_dropping_particle", "dropping_particle", "suffix", "literal"):
+            if getattr(self, part) == "":
+                object.__setattr__(self, part, None)  # an empty part is no part
+        object.__setattr__(self, "affiliation", tuple(self.affiliation))
         if self.literal is not None and any(
             (self.family, self.given, self.non_dropping_particle, self.dropping_particle, self.suffix)
         ):

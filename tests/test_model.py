@@ -152,3 +152,8 @@ def test_span_renders_like_a_compiler() -> None:
     assert str(SourceSpan("refs.bib", 12, 3)) == "refs.bib:12:3"
     assert str(SourceSpan("items.json", index=4)) == "items.json:item 4"
     assert str(SourceSpan()) == "<input>"
+
+
+def test_empty_name_parts_are_no_parts() -> None:
+    assert Name(family="Knuth", given="") == Name(family="Knuth")
+    assert Name(literal="", family="X").literal is None
