@@ -23,6 +23,8 @@ from bibconv.errors import (
     RemoteError,
     WriteError,
 )
+from bibconv.formatting import format
+from bibconv.interop import from_bibtexparser, from_pybtex, to_bibtexparser, to_pybtex
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
 from bibconv.registry import ReadContext, WriteContext, register
 from bibconv.registry import formats as list_formats
@@ -48,9 +50,14 @@ __all__ = [
     "__version__",
     "convert",
     "detect",
+    "format",
+    "from_bibtexparser",
+    "from_pybtex",
     "iter_records",
     "list_formats",
     "read",
     "register",
+    "to_bibtexparser",
+    "to_pybtex",
     "write",
 ]

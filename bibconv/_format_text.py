@@ -1,0 +1,218 @@
+"""Record text for pybtex's style engine, and the output backends that turn it back.
+
+pybtex's templates read every field through ``Text.from_latex`` (latexcodec, then brace groups as
+protected text), which mangles what it does not know (``\\textit{x}`` becomes ``\\textit x``, ``,,``
+becomes „). So the values handed to the styles are bibconv's decoded rich text in a form that
+reading leaves alone: a case-protecting group (``<span class="nocase">``) is a brace group, characters
+latexcodec would change are swapped for private-use stand-ins (U+F0000 plus the ASCII code), and
+markup (``<i>``, ``<b>``, ``<sup>``, ``<sub>``, small capitals, ``$math$``) becomes private-use marks;
+in a title the first letter after a colon is protected, as BibTeX's ``change.case$`` keeps it.
+The backends below map the stand-ins back and write the marks as each output's markup, after the
+style has sentence-cased titles and joined the pieces. This module imports pybtex; it is imported only
+when a bibliography is formatted.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any, ClassVar
+
+from pybtex.backends import html as html_backend
+from pybtex.backends import latex as latex_backend
+from pybtex.backends import markdown as markdown_backend
+from pybtex.backends import plaintext as plaintext_backend
+
+__all__ = ["BACKENDS", "rich_to_pybtex", "unshield"]
+
+_SHIFT = 0xF0000
+_SPECIAL = "\\{}$~%&#_^'`\""
+_SHIELD = {ord(c): chr(_SHIFT + ord(c)) for c in _SPECIAL}
+_RUN_RE = re.compile(r"-{2,}|,{2,}|[?!](?=`)")
+_PRIVATE_RE = re.compile("[\U000f0000-\U000f01ff]")
+_MATH_RE = re.compile(r"\$[^$]+\$")
+_TAG_RE = re.compile(r"<(/?)(i|b|sup|sub|span)\b([^<>]*)>")
+_AFTER_COLON_RE = re.compile(r"(:\s+)(\w)")
+
+_MARKS = ("i", "b", "sup", "sub", "sc", "math")
+_OPEN = {name: chr(_SHIFT + 0x100 + 2 * i) for i, name in enumerate(_MARKS)}
+_CLOSE = {name: chr(_SHIFT + 0x101 + 2 * i) for i, name in enumerate(_MARKS)}
+_MARK_NAMES = {**{v: (k, True) for k, v in _OPEN.items()}, **{v: (k, False) for k, v in _CLOSE.items()}}
+_PIECE_RE = re.compile("([\U000f0100-\U000f01ff])|([\U000f0000-\U000f007f]+)")
+
+
+def _shield(text: str) -> str:
+    text = _RUN_RE.sub(lambda m: "".join(chr(_SHIFT + ord(c)) for c in m[0]), text)
+    return text.translate(_SHIELD)
+
+
+def _plain(text: str, title: bool) -> str:
+    """A run of rich text without tags: entities undone, ``$…$`` pairs kept as protected math."""
+    out: list[str] = []
+    pos = 0
+    text = html.unescape(text)
+    for found in _MATH_RE.finditer(text):
+        out.append(_shield(text[pos : found.start()]))
+        out.append("{" + _OPEN["math"] + _shield(found[0]) + _CLOSE["math"] + "}")
+        pos = found.end()
+    out.append(_shield(text[pos:]))
+    if not title:
+        return "".join(out)
+    # BibTeX's change.case$ keeps the case of the first letter after a colon; pybtex's does not.
+    return _AFTER_COLON_RE.sub(r"\1{\2}", "".join(out))
+
+
+def rich_to_pybtex(rich: str, *, title: bool = False) -> str:
+    """bibconv rich text → text pybtex's ``Text.from_latex`` reads back unchanged (see the module doc).
+
+    For a ``title`` the first letter after a colon is protected, as BibTeX's case change keeps it.
+
+    >>> from pybtex.richtext import Text
+    >>> unshield(Text.from_latex(rich_to_pybtex("A <span class=\\"nocase\\">DNA</span> ,, -- test")).lower()
+    ...          .render_as("text"))
+    'a DNA ,, -- test'
+    """
+    rich = _PRIVATE_RE.sub("", rich)
+    out: list[str] = []
+    spans: list[str] = []
+    tags: list[str] = []
+    pos = 0
+    for found in _TAG_RE.finditer(rich):
+        out.append(_plain(rich[pos : found.start()], title))
+        pos = found.end()
+        closing, tag, attributes = found.groups()
+        if tag == "span" and not closing:
+            kind = "nocase" if "nocase" in attributes else "sc" if "small-caps" in attributes else ""
+            spans.append(kind)
+            out.append("{" if kind == "nocase" else _OPEN["sc"] if kind == "sc" else "")
+        elif tag == "span":
+            kind = spans.pop() if spans else ""
+            out.append("}" if kind == "nocase" else _CLOSE["sc"] if kind == "sc" else "")
+        elif not closing:
+            tags.append(tag)
+            out.append(_OPEN[tag])
+        elif tag in tags:
+            tags.remove(tag)
+            out.append(_CLOSE[tag])
+    out.append(_plain(rich[pos:], title))
+    out.extend(_CLOSE[t] for t in reversed(tags))
+    out.extend("}" if s == "nocase" else _CLOSE["sc"] if s == "sc" else "" for s in reversed(spans))
+    return "".join(out)
+
+
+def unshield(text: str) -> str:
+    """Put the stand-ins back and drop the marks (for labels, keys and plain text)."""
+    return _PIECE_RE.sub(lambda m: "" if m[1] else "".join(chr(ord(c) - _SHIFT) for c in m[2]), text)
+
+
+class _Restoring:
+    """Backend mixin: ``format_str`` restores stand-ins and writes marks as this output's markup."""
+
+    MARKUP: ClassVar[dict[str, tuple[str, str]]] = {}
+    in_math = False
+
+    def format_str(self, text: str) -> str:
+        if not _PRIVATE_RE.search(text):
+            return self._escape(text)
+        out: list[str] = []
+        pos = 0
+        for found in _PIECE_RE.finditer(text):
+            out.append(self._escape(text[pos : found.start()]))
+            pos = found.end()
+            if found[1]:
+                name, opening = _MARK_NAMES[found[1]]
+                self.in_math = opening if name == "math" else self.in_math
+                markup = self.MARKUP.get(name, ("", ""))
+                out.append(markup[0] if opening else markup[1])
+            else:
+                out.append(self._escape(unshield(found[2])))
+        out.append(self._escape(text[pos:]))
+        return "".join(out)
+
+    def _escape(self, text: str) -> str:
+        if not text:
+            return text
+        return text if self.in_math and self._raw_math else super().format_str(text)  # type: ignore[misc]
+
+    _raw_math = False
+
+    def write_entry(self, key: str, label: str, text: str) -> None:
+        super().write_entry(key, self._escape(unshield(label)), text)  # type: ignore[misc]
+
+
+class TextBackend(_Restoring, plaintext_backend.Backend):  # type: ignore[misc]
+    """Plain text: markup dropped."""
+
+
+class MarkdownBackend(_Restoring, markdown_backend.Backend):  # type: ignore[misc]
+    """Markdown: ``*italic*``, ``**bold**``, ``<sup>``/``<sub>``; link targets made safe."""
+
+    MARKUP: ClassVar[dict[str, tuple[str, str]]] = {
+        "i": ("*", "*"),
+        "b": ("**", "**"),
+        "sup": ("<sup>", "</sup>"),
+        "sub": ("<sub>", "</sub>"),
+    }
+
+    def format_href(self, url: str, text: str, external: bool = False) -> str:
+        if not text:
+            return ""
+        return f"[{text}](<{_url(url).replace('<', '%3C').replace('>', '%3E')}>)"
+
+
+class HtmlBackend(_Restoring, html_backend.Backend):  # type: ignore[misc]
+    """An HTML5 page with a ``<dl>`` of entries; links and labels escaped; no protected-text spans."""
+
+    MARKUP: ClassVar[dict[str, tuple[str, str]]] = {
+        "i": ("<i>", "</i>"),
+        "b": ("<b>", "</b>"),
+        "sup": ("<sup>", "</sup>"),
+        "sub": ("<sub>", "</sub>"),
+        "sc": ('<span style="font-variant:small-caps">', "</span>"),
+    }
+
+    def format_protected(self, text: str) -> str:
+        return text
+
+    def format_href(self, url: str, text: str, external: bool = False) -> str:
+        if not text:
+            return ""
+        target = ' target="_blank"' if external else ""
+        return f'<a href="{html.escape(_url(url), quote=True)}"{target}>{text}</a>'
+
+    def write_prologue(self) -> None:
+        self.output(
+            '<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n'
+            "<title>Bibliography</title>\n</head>\n<body>\n<dl>\n"
+        )
+
+    def write_epilogue(self) -> None:
+        self.output("</dl>\n</body>\n</html>\n")
+
+
+class LatexBackend(_Restoring, latex_backend.Backend):  # type: ignore[misc]
+    """A ``thebibliography`` environment; math written as it was."""
+
+    MARKUP: ClassVar[dict[str, tuple[str, str]]] = {
+        "i": ("\\textit{", "}"),
+        "b": ("\\textbf{", "}"),
+        "sup": ("\\textsuperscript{", "}"),
+        "sub": ("\\textsubscript{", "}"),
+        "sc": ("\\textsc{", "}"),
+    }
+    _raw_math = True
+
+    def __init__(self, encoding: str | None = None) -> None:
+        super().__init__(encoding or "utf-8")
+
+
+def _url(url: Any) -> str:
+    return unshield(str(url))
+
+
+BACKENDS: dict[str, type[Any]] = {
+    "text": TextBackend,
+    "html": HtmlBackend,
+    "markdown": MarkdownBackend,
+    "latex": LatexBackend,
+}
