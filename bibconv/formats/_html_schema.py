@@ -5,6 +5,7 @@ microdata items are turned into JSON-LD-like objects first.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator, Mapping
@@ -137,12 +138,24 @@ def _ld_items(data: Any, depth: int = 0) -> Iterator[Mapping[str, Any]]:
             yield from _ld_items(data[key], depth + 1)
 
 
+def _unescaped(value: Any) -> Any:
+    """JSON-LD strings with HTML entities undone: pages often write ``&amp;`` inside the script
+    (a URL ``?a=1&amp;b=2``, a title ``A &amp; B``), where the entity is not decoded by HTML."""
+    if isinstance(value, str):
+        return html.unescape(value) if "&" in value else value
+    if isinstance(value, list):
+        return [_unescaped(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _unescaped(v) for k, v in value.items()}
+    return value
+
+
 def json_ld(scripts: list[str], base: str | None, warn: Any) -> list[Entry]:
     """Works described by ``<script type="application/ld+json">`` blocks."""
     entries: list[Entry] = []
     for number, text in enumerate(scripts, 1):
         try:
-            data = json.loads(text)
+            data = _unescaped(json.loads(text))
         except ValueError as exc:
             warn(f"JSON-LD block {number} is not valid JSON ({exc}); it was skipped")
             continue
