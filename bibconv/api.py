@@ -177,7 +177,7 @@ def write(
     >>> from bibconv.model import Record
     >>> print(write([Record(type="book", id="k", fields={"title": "T"})], "csljson", indent=None))
     [
-    {"id": "k", "type": "book", "title": "T"}
+    {"id": "k", "type": "book", "citation-key": "k", "title": "T"}
     ]
     <BLANKLINE>
     """
@@ -202,7 +202,7 @@ def convert(text: str | bytes, to: str, from_: str | None = None, **options: Any
 
     >>> out = convert('[{"id": "a", "type": "book", "title": "T"}]', "csljson", indent=None)
     >>> out.splitlines()[1]
-    '{"id": "a", "type": "book", "title": "T"}'
+    '{"id": "a", "type": "book", "citation-key": "a", "title": "T"}'
     """
     source: Source = text.encode("utf-8") if isinstance(text, str) else text
     result = write(iter_records(source, from_), to, **options)

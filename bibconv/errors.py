@@ -34,15 +34,35 @@ __all__ = [
 
 
 class BibconvError(Exception):
-    """Root of every error bibconv raises on purpose."""
+    """Root of every error bibconv raises on purpose.
+
+    >>> import bibconv
+    >>> try:
+    ...     bibconv.read("@article{k, title = {unclosed", "bibtex")
+    ... except bibconv.BibconvError as exc:
+    ...     print(type(exc).__name__)
+    ParseError
+    """
 
 
 class FormatError(BibconvError):
-    """The format is unknown, ambiguous, or cannot read or write."""
+    """The format is unknown, ambiguous, or cannot read or write.
+
+    >>> import bibconv
+    >>> try:
+    ...     bibconv.write([], "atom")
+    ... except bibconv.FormatError as exc:
+    ...     print("csljson" in str(exc))
+    True
+    """
 
 
 class ReadError(BibconvError):
-    """Input that cannot be read; ``str()`` gives ``file:line:col: message (entry key)``."""
+    """Input that cannot be read; ``str()`` gives ``file:line:col: message (entry key)``.
+
+    >>> str(ReadError("unbalanced braces", SourceSpan("refs.bib", 12, 3), "knuth84"))
+    'refs.bib:12:3: unbalanced braces (entry knuth84)'
+    """
 
     def __init__(self, message: str, span: SourceSpan | None = None, record_id: str | None = None) -> None:
         self.message = message
@@ -52,19 +72,44 @@ class ReadError(BibconvError):
 
 
 class ParseError(ReadError):
-    """The text breaks the rules of its format."""
+    """The text breaks the rules of its format.
+
+    >>> import bibconv
+    >>> try:
+    ...     bibconv.read('[{"id": "a", "type": "book"', "csljson")
+    ... except bibconv.ParseError as exc:
+    ...     print(exc.span.line, exc.span.column)
+    1 27
+    """
 
 
 class LimitError(ReadError):
-    """The input is larger than a configured limit allows."""
+    """The input is larger than a configured limit allows.
+
+    >>> from bibconv.limits import Limits
+    >>> import bibconv
+    >>> try:
+    ...     bibconv.read('[{"id": "a", "type": "book", "title": "Long"}]', limits=Limits(max_field_chars=3))
+    ... except bibconv.LimitError as exc:
+    ...     print(exc.record_id)
+    a
+    """
 
 
 class RemoteError(ReadError):
-    """A remote service (the arXiv API) answered with an error."""
+    """A remote service (the arXiv API) answered with an error.
+
+    >>> str(RemoteError("arXiv says: incorrect id format for abc", SourceSpan("<arXiv API>", index=0)))
+    '<arXiv API>:item 0: arXiv says: incorrect id format for abc'
+    """
 
 
 class WriteError(BibconvError):
-    """A record cannot be written in the target format."""
+    """A record cannot be written in the target format.
+
+    >>> str(WriteError("no title", record_id="knuth84", field="title"))
+    'no title (entry knuth84 field title)'
+    """
 
     def __init__(self, message: str, record_id: str | None = None, field: str | None = None) -> None:
         self.message = message
@@ -77,7 +122,15 @@ class WriteError(BibconvError):
 
 
 class OutputError(BibconvError):
-    """The output file cannot be written (refused or failed)."""
+    """The output file cannot be written (refused or failed).
+
+    >>> import bibconv
+    >>> try:
+    ...     bibconv.write([], "csljson", "/nonexistent-directory/out.json")
+    ... except bibconv.OutputError as exc:
+    ...     print(str(exc).startswith("/nonexistent-directory/out.json: "))
+    True
+    """
 
 
 def render(message: str, span: SourceSpan | None, record_id: str | None = None) -> str:
@@ -88,7 +141,14 @@ def render(message: str, span: SourceSpan | None, record_id: str | None = None) 
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
-    """A warning or a skipped error, collected instead of printed."""
+    """A warning or a skipped error, collected instead of printed.
+
+    >>> import bibconv
+    >>> diagnostics: list[bibconv.Diagnostic] = []
+    >>> records = bibconv.read("fixtures/bibtex/bibconv_broken.bib", strict=False, diagnostics=diagnostics)
+    >>> [(d.severity, d.span.line, d.record_id) for d in diagnostics]
+    [('error', 3, 'broken1'), ('error', 5, 'broken2')]
+    """
 
     message: str
     span: SourceSpan | None = None

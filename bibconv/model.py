@@ -64,7 +64,11 @@ def _frozen(mapping: Mapping[K, V] | Iterable[tuple[K, V]] | None) -> FrozenDict
 
 @dataclass(frozen=True, slots=True)
 class SourceSpan:
-    """Where a record or an error came from: file, line, column, or item index (JSON)."""
+    """Where a record or an error came from: file, line, column, or item index (JSON).
+
+    >>> str(SourceSpan("refs.bib", 12, 3)), str(SourceSpan("refs.json", index=4))
+    ('refs.bib:12:3', 'refs.json:item 4')
+    """
 
     filename: str | None = None
     line: int | None = None
