@@ -15,6 +15,7 @@ so on reading a one-word ``{Word}`` group that protection would have added anywa
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bibconv import latex
 from bibconv.arxiv import ARXIV_ID, parse_arxiv_id, without_implied
@@ -46,6 +47,7 @@ _NOCASE_WORD_RE = re.compile(
     r"(?:(?<=[ \t\n])|^)([(\['\"]*)<span class=\"nocase\">([^< \t\n]+)</span>([,.;:!?)\]'\"]*)(?=[ \t\n]|$)"
 )
 _KEYWORD_SPLIT_RE = re.compile(r"\s*[,;]\s*")
+_CATEGORY_SPLIT_RE = re.compile(r"[\s,]+")
 _NEWLINES_RE = re.compile(r"\s*[\r\n]\s*")
 
 
@@ -165,7 +167,62 @@ def _arxiv(fields: dict[str, str], entry: str) -> tuple[Arxiv | None, set[str], 
         consumed.add("pubstate")
     class_list = [c.strip() for c in classes.split(",") if c.strip()]
     arxiv = Arxiv(id=found[0], version=found[1], primary_class=class_list[0] if class_list else None)
+    arxiv = _arxiv_details(arxiv, fields, consumed)
     return arxiv, consumed, preprint, classes if len(class_list) > 1 else None
+
+
+def _arxiv_details(arxiv: Arxiv, fields: dict[str, str], consumed: set[str]) -> Arxiv:
+    """The rest of the arXiv block from bibconv's own fields (:data:`bibtex_map.ARXIV_FIELDS`)."""
+    values: dict[str, object] = {}
+    for name, attribute in m.ARXIV_FIELDS.items():
+        raw = fields.get(name)
+        if raw is None:
+            continue
+        if attribute == "version":
+            text = verbatim(raw)
+            if not text.isdigit() or (arxiv.version and int(text) != arxiv.version):
+                continue  # kept in extra: it does not agree with the eprint
+            values[attribute] = int(text)
+        elif attribute == "categories":
+            values[attribute] = tuple(c for c in _CATEGORY_SPLIT_RE.split(verbatim(raw)) if c)
+        elif attribute in ("submitted", "updated"):
+            values[attribute] = Date.from_edtf(verbatim(raw))
+        else:
+            values[attribute] = plain(raw)
+        consumed.add(name)
+    return replace(arxiv, **values) if values else arxiv
+
+
+def plain(raw: str) -> str:
+    r"""Plain Unicode of a TeX value (names, affiliations, arXiv comments); lone braces read back."""
+    text = latex.decode(raw, markup=False)
+    if "\textbrace" in text:
+        text = text.replace("\textbraceleft{}", "{").replace("\textbraceright{}", "}")
+    return text
+
+
+def _affiliations(raw: str) -> list[tuple[str, ...]]:
+    """``{A}{B} and {} and {C}`` → the affiliations of each person (depth-0 groups, ``and`` between)."""
+    people: list[list[str]] = [[]]
+    depth = start = pos = 0
+    while pos < len(raw):
+        ch = raw[pos]
+        if ch == "\\":
+            pos += 2
+            continue
+        if ch == "{":
+            start = pos + 1 if depth == 0 else start
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                people[-1].append(raw[start:pos])
+        elif depth == 0 and raw.startswith("and", pos) and raw[pos - 1 : pos].isspace():
+            people.append([])
+            pos += 3
+            continue
+        pos += 1
+    return [tuple(a for a in map(plain, groups) if a) for groups in people]
 
 
 def _month(text: str) -> tuple[int | None, int | None]:
@@ -252,10 +309,14 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
     number_var = m.NUMBER_BY_TYPE.get(record_type, "number")
     container = _container_field(entry, fields)
     publisher_field = _publisher_field(entry, fields)
+    affiliations: dict[str, str] = {}
     for name, raw in fields.items():
         if name in used:
             continue
         variable: str | None = None
+        if name in m.AFFILIATION_FIELDS and m.AFFILIATION_FIELDS[name] in fields:
+            affiliations[name] = raw
+            continue
         if name in m.NAME_FIELDS:
             var = m.NAME_FIELDS[name]
             if var not in names:
@@ -293,6 +354,17 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
                 out[variable] = decode(raw)
             continue
         extra[f"bibtex:{name}"] = _NEWLINES_RE.sub(" ", raw).strip() if "\n" in raw else raw
+    for name, raw in affiliations.items():
+        var = m.NAME_FIELDS[m.AFFILIATION_FIELDS[name]]
+        people = names.get(var, ())
+        per_person = _affiliations(raw)
+        if len(per_person) != len(people):
+            warn(f"{name} lists {len(per_person)} persons, {var} {len(people)}; kept as bibtex:{name}")
+            extra[f"bibtex:{name}"] = raw
+            continue
+        names[var] = tuple(
+            replace(p, affiliation=a) if a else p for p, a in zip(people, per_person, strict=True)
+        )
     if arxiv is not None:
         out = without_implied(out, arxiv, record_type)
     if not preprint and entry_type not in (

@@ -12,7 +12,9 @@ Two dialects share the table: ``bibtex`` (classic ``.bst`` field names: ``journa
 from __future__ import annotations
 
 __all__ = [
+    "AFFILIATION_FIELDS",
     "ALIASES",
+    "ARXIV_FIELDS",
     "BIBLATEX_TYPES",
     "BIBTEX_TYPES",
     "CONTAINER_TITLE_FIELDS",
@@ -230,6 +232,22 @@ NAME_FIELDS: dict[str, str] = {
     "bookauthor": "container-author",
 }
 
+# ``<name field>affiliations``: the affiliations of each person of a name list, in order (bibconv's own
+# field; BibTeX and biber ignore it). Persons are separated by ``and``, each affiliation is a brace group:
+# ``authoraffiliations = {{Apple} and {} and {MIT}{CSAIL}}``.
+AFFILIATION_FIELDS: dict[str, str] = {f"{field}affiliations": field for field in NAME_FIELDS}
+
+# The arXiv block beyond eprint/archivePrefix/primaryClass (bibconv's own fields, ignored by BibTeX and
+# biber): field -> ``Arxiv`` attribute. Dates are EDTF, categories separated by commas.
+ARXIV_FIELDS: dict[str, str] = {
+    "arxivversion": "version",
+    "arxivcategories": "categories",
+    "arxivsubmitted": "submitted",
+    "arxivupdated": "updated",
+    "arxivcomment": "comment",
+    "arxivjournalref": "journal_ref",
+}
+
 # Date fields (biblatex) -> CSL date variables; ``year``/``month``/``day`` make ``issued``.
 DATE_FIELDS: dict[str, str] = {
     "date": "issued",
@@ -275,10 +293,12 @@ _INHERIT_MV: dict[str, tuple[str, ...]] = {
 
 # The order fields are written in; anything else follows alphabetically.
 FIELD_ORDER: tuple[str, ...] = _words(
-    "title shorttitle author bookauthor editor translator journal journaltitle shortjournal booktitle "
+    "title shorttitle author authoraffiliations bookauthor bookauthoraffiliations editor editoraffiliations "
+    "translator translatoraffiliations journal journaltitle shortjournal booktitle "
     "eventtitle series volume number issue chapter pages edition version type school institution "
     "organization publisher address location venue year month day date eventdate origdate urldate "
-    "eprint archiveprefix primaryclass eprinttype eprintclass pubstate doi isbn issn pmid pmcid url "
+    "eprint archiveprefix primaryclass eprinttype eprintclass arxivversion arxivcategories arxivsubmitted "
+    "arxivupdated arxivcomment arxivjournalref pubstate doi isbn issn pmid pmcid url "
     "language keywords abstract note"
 )
 

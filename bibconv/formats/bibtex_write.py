@@ -15,10 +15,20 @@ inject a macro.
 
 **arXiv.** A preprint (type ``article`` with an arXiv block) is written as arXiv's own export does:
 ``@misc`` with ``eprint`` (no version), ``archivePrefix = {arXiv}``, ``primaryClass``, ``doi`` and
-``url`` (the abs page, versioned when the record names a version); biblatex gets ``@online`` with
+``url`` (the abs page, without version); biblatex gets ``@online`` with
 ``eprint``/``eprinttype``/``eprintclass`` and ``pubstate = {prepublished}``. A published paper keeps its
-type and gains the eprint fields. Dates: ``year``, ``month = apr`` (a macro), ``day`` in BibTeX (plus
-``date`` for ranges with months); ``date`` (EDTF, ranges) in biblatex.
+type and gains the eprint fields. The rest of the block goes to bibconv's own fields, which BibTeX and
+biber ignore and the reader reads back: ``arxivversion``, ``arxivcategories`` (comma-separated),
+``arxivsubmitted`` and ``arxivupdated`` (EDTF), ``arxivcomment``, ``arxivjournalref``.
+
+**Affiliations** of a name list go to ``<field>affiliations`` (``authoraffiliations = {{Apple}{MIT}
+and {} and {CNRS}}``: one entry per person, ``and`` between, one brace group per affiliation).
+
+Dates: ``year``, ``month = apr`` (a macro), ``day`` in BibTeX (plus ``date`` for ranges with months);
+``date`` (EDTF, ranges) in biblatex.
+
+**Projection.** What these writers cannot hold (so what a record keeps through BibTeX) is written down
+as code in :func:`bibconv.projection.project`.
 """
 
 from __future__ import annotations
@@ -210,7 +220,7 @@ def _bibtex_date(issued: Date, fields: _Fields) -> None:
         fields.put("date", issued.to_edtf() or "", raw=True)
 
 
-def _arxiv_fields(record: Record, fields: _Fields, dialect: str) -> None:
+def _arxiv_fields(record: Record, fields: _Fields, dialect: str, plain: Callable[[str], str]) -> None:
     arxiv = record.arxiv
     assert arxiv is not None
     fields.put("eprint", arxiv.id, raw=True)
@@ -222,10 +232,22 @@ def _arxiv_fields(record: Record, fields: _Fields, dialect: str) -> None:
         fields.put(cls_field, kept, raw=True)
     elif arxiv.primary_class:
         fields.put(cls_field, arxiv.primary_class, raw=True)
+    if arxiv.version:
+        fields.put("arxivversion", str(arxiv.version), raw=True)
+    if arxiv.categories:
+        fields.put("arxivcategories", ", ".join(arxiv.categories), raw=True)
+    for name, date in (("arxivsubmitted", arxiv.submitted), ("arxivupdated", arxiv.updated)):
+        text = date and (date.to_edtf() or date.literal)
+        if text:
+            fields.put(name, text, raw=True)
+    if arxiv.comment:
+        fields.put("arxivcomment", plain(arxiv.comment), tex=True)
+    if arxiv.journal_ref:
+        fields.put("arxivjournalref", plain(arxiv.journal_ref), tex=True)
     if "DOI" not in record.fields:
         fields.put("doi", arxiv.doi, raw=True)
     if "URL" not in record.fields:
-        fields.put("url", f"https://arxiv.org/abs/{arxiv.versioned_id}", raw=True)
+        fields.put("url", arxiv.abs_url, raw=True)
     if biblatex and record.type == "article" and "status" not in record.fields:
         fields.put("pubstate", "prepublished", raw=True)
 
@@ -255,6 +277,9 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
             continue
         listed = [format_bibtex_name(p, encode_plain, extended=dialect == "biblatex") for p in people]
         fields.put(name, " and ".join(listed), tex=True)
+        if any(p.affiliation for p in people):
+            groups = ("".join("{" + encode_plain(a) + "}" for a in p.affiliation) or "{}" for p in people)
+            fields.put(f"{name}affiliations", " and ".join(groups), tex=True)
     for var, value in record.fields.items():
         if var in ("title", "title-short"):
             name = "title" if var == "title" else "shorttitle"
@@ -273,7 +298,7 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
     if record.keywords:
         fields.put("keywords", ", ".join(record.keywords))
     if record.arxiv is not None:
-        _arxiv_fields(record, fields, dialect)
+        _arxiv_fields(record, fields, dialect, encode_plain)
     for key, value in record.extra.items():
         if not key.startswith("bibtex:") or key in _RESERVED:
             continue
