@@ -77,6 +77,12 @@ def assert_spec_clean(text: str) -> None:
     assert records[-1] in ("", "\r\n")
     for body in records[:-1]:
         lines = [line for line in body.split("\r\n") if line]
+        for number, line in enumerate(lines):  # an abstract's paragraphs: indented continuation lines
+            if line.startswith("  "):
+                assert lines[number - 1].startswith(("AB  - ", "  ")), f"continuation of a tag: {line!r}"
+                assert line[2:] == line[2:].strip()
+                assert line[2:]
+        lines = [line for line in lines if not line.startswith("  ")]
         assert lines[0].startswith("TY  - ")
         assert lines[0][6:] in TY_TO_CSL
         for line in lines:
@@ -125,7 +131,8 @@ def test_layout_of_one_record() -> None:
     assert text == (
         "TY  - JOUR\r\nID  - knuth84\r\nTI  - Literate Programming & more\r\nAU  - Knuth, Donald E.\r\n"
         "A2  - ACM\r\nT2  - The Computer Journal\r\n"
-        "AB  - First paragraph. Second paragraph, with a break.\r\nPY  - 1984\r\nDA  - 1984/05/01/\r\n"
+        "AB  - First paragraph.\r\n  Second paragraph,\r\n  with a break.\r\n"
+        "PY  - 1984\r\nDA  - 1984/05/01/\r\n"
         "Y2  - 2024/01/02/\r\nVL  - 27\r\nIS  - 2\r\nSP  - 97\r\nEP  - 111\r\n"
         "DO  - 10.1093/comjnl/27.2.97\r\n"
         "KW  - literate programming\r\nKW  - WEB\r\nER  - \r\n\r\n"
@@ -335,10 +342,11 @@ def _bad_types(records: list[Record]) -> list[str]:
 
 
 def _projected(record: Record) -> Record:
-    """What RIS keeps of a record read from RIS: values on one line, notes one per line, RIS types."""
+    """What RIS keeps of a record read from RIS: values on one line, notes and abstract paragraphs one
+    per line, RIS types."""
     fields = {
         name: "\n".join(line.strip() for line in value.splitlines() if line.strip())
-        if name == "note"
+        if name in ("note", "abstract")
         else re.sub(r"\s*\n\s*", " ", value)
         for name, value in record.fields.items()
     }

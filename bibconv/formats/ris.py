@@ -15,8 +15,10 @@ written back. Web of Science and EndNote tagged files are refused with a clear e
 **Writing** is spec-clean: ``TY`` first, ``ER  - `` last, CRLF, one tag per line, one ``AU``
 per author (``Last, First, Suffix``), ``PY  - YYYY`` plus ``DA  - YYYY/MM/DD/`` when the date
 has more than a year, UTF-8 without a byte-order mark. Rich text loses its markup; a newline
-inside a value becomes a space (abstracts stay on one line), so no value can start a tag of
-its own. Notes are written one ``N1`` per line of the note.
+inside a value becomes a space, so no value can start a tag of its own. Notes are written one
+``N1`` per line of the note; the paragraphs of an abstract after the first go on continuation
+lines indented by two spaces (never read as a tag; bibconv's reader joins them with a newline,
+rispy with a space). What RIS keeps is written down as code in :func:`bibconv.projection.project`.
 
 **What RIS cannot hold** (reported through the write context, once per field): CSL fields and
 name or date variables without a tag, ``extra`` entries of other formats (``bibtex:…``,
@@ -202,6 +204,7 @@ _PAGE_RANGE = re.compile(r"\s*([^\s,–—-]+)\s*(?:-{1,3}|[–—])\s*([^\s,–
 _TAG = re.compile(r"[A-Z][A-Z0-9]")
 _LOSSY_TYPES = frozenset(csl for csl, ty in CSL_TO_TY.items() if TY_TO_CSL.get(ty) != csl)
 _PREPRINT_TYPES = frozenset({"UNPB", "GEN", "JOUR", "EJOUR"})
+_CONTINUATION = "\r\n  "  # a line break inside a value (an abstract's paragraphs): the next line continues it
 
 
 def one_line(text: str) -> str:
@@ -331,6 +334,8 @@ class Projector:
                     out["EP"].append(match[2])
             elif name == "note":
                 out["N1"].extend(one_line(line) for line in text.splitlines() if line.strip())
+            elif name == "abstract":  # paragraphs on continuation lines (see the module docstring)
+                out["AB"].append("\n".join(one_line(line) for line in text.splitlines() if line.strip()))
             elif name in FIELD_TAGS:
                 out[FIELD_TAGS[name]].append(one_line(text))
             else:
@@ -364,4 +369,6 @@ class RisWriter:
         projector = Projector(ctx)
         for record in records:
             lines = projector.lines(record)
-            stream.write("".join(f"{tag}  - {value}\r\n" for tag, value in lines) + "ER  - \r\n\r\n")
+            for tag, value in lines:
+                stream.write(f"{tag}  - " + value.replace("\n", _CONTINUATION) + "\r\n")
+            stream.write("ER  - \r\n\r\n")
