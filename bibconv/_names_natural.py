@@ -5,10 +5,20 @@ Rules of :func:`parse_name`:
 * TeX is decoded first (``Pau Rodr\'iguez`` → Rodríguez).
 * ``Family, Given`` and ``Family, Given, Suffix`` (a comma) are read family-first; ``Given Family, Jr.``
   (a comma before a suffix) keeps natural order.
-* Lowercase particles (van, von, de, de la, van der, di, da, dos, du, le, la, ter, ten, del, della, bin,
-  al, …) before the last word join the family as ``non_dropping_particle``; a trailing suffix (Jr., Jr,
-  Sr., II, III, IV, …) becomes ``suffix``; hyphenated family names stay whole; initials stay in the
-  given names (``Blake A. Hechtman`` → given ``Blake A.``).
+* Particles (van, von, de, de la, van der, di, da, dos, du, le, la, ter, ten, del, della, bin, al, …):
+  a run of them that stands directly before the last word joins the family name. A run that opens
+  with a **capital** stays part of ``family`` itself, the way Zotero stores such names: ``Adrian Del
+  Maestro`` → family ``Del Maestro``, ``Guy Van den Broeck`` → ``Van den Broeck``, ``Rossana De Leo`` →
+  ``De Leo`` (citation.js#66). A capitalised particle anywhere else stays in the given names (``Maria
+  Del Carmen Lopez`` → given ``Maria Del Carmen``), as does a capitalised first word (``Van Vleck`` →
+  given ``Van``) and Vietnamese ``Van``/``Thi`` before a Vietnamese family name (``Thanh Van Nguyen``).
+  Capitalised words that are also given or family names or initials (Al, Ben, Das, E, Y, Do…) are not
+  particles in this rule. **Lowercase** particles become ``non_dropping_particle``, as BibTeX's ``von``
+  does, from the first one after the first word: ``Jean de la Fontaine`` → ``de la`` + ``Fontaine``,
+  ``Jean de La Fontaine`` → ``de`` + ``La Fontaine``. Spanish double surnames (``Ana Da Silva Santos``)
+  are not recognised: the last word is the family.
+* A trailing suffix (Jr., Jr, Sr., II, III, IV, …) becomes ``suffix``; hyphenated family names stay
+  whole; initials stay in the given names (``Blake A. Hechtman`` → given ``Blake A.``).
 * One word → family only. A name written in CJK (or another script without spaces) as one word —
   ``张伟`` — is family only too: its split is not marked, and CSL displays a family-only name unchanged.
 * Collaboration names (``ATLAS Collaboration``, ``The … Consortium``, names with Collaboration,
@@ -31,6 +41,18 @@ _PARTICLE_WORDS = (
     "vom op het 't bin ibn ben bint al el af av y e d' l' dal dalla dello st."
 )
 PARTICLES = frozenset(_PARTICLE_WORDS.split())
+# Particles that keep their capital (``Del Maestro``, ``Van den Broeck``) when they stand right before
+# the last word; words that are also given or family names (Al, Ben, Das…) or initials are left out.
+_CAPITAL_WORDS = (
+    "van von de der den del della degli dei di da dos du le la les ter ten vom zu zum zur dal dalla "
+    "dello st. ibn"
+)
+_CAPITAL_PARTICLES = frozenset(_CAPITAL_WORDS.split())
+_VIETNAMESE_WORDS = (
+    "Nguyen Nguyễn Tran Trần Le Lê Pham Phạm Hoang Hoàng Huynh Huỳnh Phan Vu Vũ Vo Võ Dang Đặng Bui Bùi "
+    "Do Đỗ Ho Hồ Ngo Ngô Duong Dương Ly Lý"
+)
+_VIETNAMESE_FAMILIES = frozenset(_VIETNAMESE_WORDS.split())
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "jnr", "jnr.", "snr", "snr.", "2nd", "3rd"})
 _ROMAN_SUFFIXES = frozenset({"II", "III", "IV", "VI"})
 _COLLECTIVE_RE = re.compile(
@@ -40,6 +62,8 @@ _COLLECTIVE_RE = re.compile(
 _SPACE_RE = re.compile(r"\s+")
 _ET_AL_RE = re.compile(r"(?:,?\s*(?:et\.?\s+al\.?|and\s+others|et\s+autres|u\.\s*a\.)\s*)$", re.IGNORECASE)
 _LIST_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|\s*\band\s+", re.IGNORECASE)
+_AND_SPLIT_RE = re.compile(r"\s+and\s+|\s*&\s*", re.IGNORECASE)
+_INITIAL_RE = re.compile(r"^(?:[^\W\d_]{1,2}\.-?)+$")
 _INITIALS_RE = re.compile(r"^(?:[A-Z\u00c0-\u024f][a-z]?\.?\s*-?\s*)+$")
 
 
@@ -109,6 +133,9 @@ def _natural(text: str) -> Name:
         words[-1] = words[-1].rstrip(",")
     if len(words) == 1:
         return Name(family=words[0], suffix=suffix)
+    start = _capital_run(words)
+    if start is not None:  # ``Adrian Del Maestro``, ``Guy Van den Broeck``: the family as Zotero stores it
+        return Name(family=" ".join(words[start:]), given=" ".join(words[:start]), suffix=suffix)
     start = None
     for i in range(1, len(words) - 1):
         if _is_particle(words[i]):
@@ -127,6 +154,18 @@ def _natural(text: str) -> Name:
     )
 
 
+def _capital_run(words: list[str]) -> int | None:
+    """Start of a particle run that opens with a capital and stands right before the last word."""
+    start = len(words) - 1
+    while start > 1 and words[start - 1].lower() in _CAPITAL_PARTICLES:
+        start -= 1
+    if start == len(words) - 1 or not words[start][:1].isupper():
+        return None
+    if words[-1] in _VIETNAMESE_FAMILIES and words[start] in ("Van", "Thi", "Văn", "Thị"):
+        return None  # ``Thanh Van Nguyen``: Văn is a Vietnamese middle name
+    return start
+
+
 def _family_like(seg: str) -> bool:
     words = seg.split()
     core = [w for w in words if not _is_particle(w)]
@@ -138,13 +177,27 @@ def _given_like(seg: str) -> bool:
     return 0 < len(words) <= 3 and (bool(_INITIALS_RE.match(seg)) or all(w[:1].isupper() for w in words))
 
 
+def _ends_in_initial(seg: str) -> bool:
+    """``J.``, ``John R.``, ``J.-P.``, ``JR``: a given-name segment, never a natural-order name."""
+    last = seg.split()[-1]
+    return bool(_INITIAL_RE.match(last)) or (seg.isupper() and seg.isalpha() and len(seg) <= 3)
+
+
 def split_name_list(text: str) -> list[Name]:
     """Split a listing's author line into names.
 
     Separators are ``,``, ``;``, ``and``, ``&`` (and the Oxford ``, and``); ``et al.`` / ``and others``
-    becomes a final ``Name(literal="others")`` as in BibTeX. A family-first list (``Smith, J., Doe, A.``
-    or ``Smith, John and Doe, Jane``) is recognised when every comma-separated pair reads as
-    family then given names.
+    becomes a final ``Name(literal="others")`` as in BibTeX. Commas separate names unless the line
+    shows that they sit inside family-first names:
+
+    * every ``and``/``&``-separated part is one ``Family, Given`` pair (``Smith, John and Doe, Jane``), or
+    * the comma-separated segments pair up as ``Family, Given[, Suffix]`` and a given segment ends in an
+      initial (``Smith, J., Doe, A.``, ``Smith, John R., Doe, Jane``; a natural-order name never ends
+      in an initial).
+
+    Otherwise each segment is one natural-order name, single words included: ``Xu, Wang, Jane Doe`` is
+    three names, and so is ``Doe, Jane`` two (``Doe``, ``Jane``) — a lone family-first name without
+    initials cannot be told from two one-word names, and listings write names in natural order.
 
     >>> [n.family for n in split_name_list("Jiesong Chen, Jun You and Nuno Gon\\\\c{c}alves")]
     ['Chen', 'You', 'Gonçalves']
@@ -167,27 +220,34 @@ def split_name_list(text: str) -> list[Name]:
     return [n for n in names if n != Name()]
 
 
-def _family_first_walk(segs: list[str]) -> list[Name] | None:
-    """Read ``Family, Given[, Suffix], Family, Given…`` segments; ``None`` if they do not fit."""
+def _family_first_walk(segs: list[str]) -> tuple[list[Name], bool] | None:
+    """Read ``Family, Given[, Suffix], Family, Given…`` segments; ``None`` if they do not fit.
+
+    The flag tells whether a given segment ends in an initial.
+    """
     names: list[Name] = []
+    initials = False
     k = 0
     while k < len(segs):
         if k + 1 >= len(segs) or not (_family_like(segs[k]) and _given_like(segs[k + 1])):
             return None
+        initials = initials or _ends_in_initial(segs[k + 1])
         rest = [segs[k + 1]]
         k += 2
         if k < len(segs) and _is_suffix(segs[k]):
             rest.append(segs[k])
             k += 1
         names.append(_family_first(segs[k - len(rest) - 1], rest))
-    return names
+    return names, initials
 
 
 def _split_commas(text: str) -> list[Name]:
-    chunks = [c for c in re.split(r"\s+and\s+|\s*&\s*", text, flags=re.IGNORECASE) if c.strip()]
+    chunks = [c for c in _AND_SPLIT_RE.split(text) if c.strip()]
     walked = [_family_first_walk([s.strip() for s in c.split(",") if s.strip()]) for c in chunks]
     if all(w is not None for w in walked):
-        return [n for w in walked if w is not None for n in w]
+        pairs = len(chunks) > 1 and all(w is not None and len(w[0]) == 1 for w in walked)
+        if pairs or any(w is not None and w[1] for w in walked):
+            return [n for w in walked if w is not None for n in w[0]]
     parts = [p for p in _LIST_SPLIT_RE.split(text) if p and p.strip()]
     names: list[Name] = []
     for part in parts:
