@@ -137,7 +137,9 @@ class _Restoring:
     _raw_math = False
 
     def write_entry(self, key: str, label: str, text: str) -> None:
-        super().write_entry(key, self._escape(unshield(label)), text)  # type: ignore[misc]
+        # a label is cut from raw field text (alpha's ``key``/``organization``): no group braces in it
+        label = unshield(label.replace("{", "").replace("}", ""))
+        super().write_entry(key, self._escape(label), text)  # type: ignore[misc]
 
 
 class TextBackend(_Restoring, plaintext_backend.Backend):  # type: ignore[misc]
