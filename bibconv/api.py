@@ -84,14 +84,14 @@ def open_source(source: Source) -> Iterator[tuple[IO[bytes], str | None]]:
             getattr(source, "name", None),
         )
     elif hasattr(source, "read"):
-        probe = source.read(0)  # type: ignore[union-attr]
+        probe = source.read(0)  # type: ignore[union-attr,unused-ignore]
         if isinstance(probe, str):
             text_source: Any = source
             yield io.BufferedReader(_IterStream(iter(lambda: text_source.read(1 << 16), ""))), None
         else:
-            yield source, getattr(source, "name", None)  # type: ignore[misc]
+            yield source, getattr(source, "name", None)  # type: ignore[misc,unused-ignore]
     elif isinstance(source, Iterable):
-        yield io.BufferedReader(_IterStream(source)), None  # type: ignore[arg-type]
+        yield io.BufferedReader(_IterStream(source)), None  # type: ignore[arg-type,unused-ignore]
     else:
         raise TypeError(f"cannot read from a {type(source).__name__}")
 

@@ -74,7 +74,7 @@ def _name_detail(names: tuple[Name, ...]) -> tuple[int, int]:
 
 def _richer_date(a: Date, b: Date) -> Date:
     detail = lambda d: (len(d.parts), sum(len(p) for p in d.parts))  # noqa: E731
-    return b if detail(b) > detail(a) else a
+    return b if detail(b) > detail(a) else a  # type: ignore[no-untyped-call,unused-ignore]
 
 
 def _merge_arxiv(a: Arxiv | None, b: Arxiv | None) -> Arxiv | None:

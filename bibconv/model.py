@@ -43,8 +43,8 @@ class FrozenDict(dict[K, V]):
         raise TypeError("FrozenDict is read-only")
 
     __setitem__ = __delitem__ = _readonly
-    clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment]
-    __ior__ = _readonly  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment,unused-ignore]
+    __ior__ = _readonly  # type: ignore[assignment,unused-ignore]
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(sorted(self.items(), key=lambda kv: str(kv[0]))))

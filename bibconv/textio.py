@@ -129,7 +129,7 @@ class _LineCountingDecoder(io.TextIOBase):
         out, self._pending = self._pending[:size], self._pending[size:]
         return out
 
-    def readline(self, size: int | None = -1) -> str:
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         while "\n" not in self._pending and self._fill():
             pass
         cut = self._pending.find("\n")
@@ -139,10 +139,10 @@ class _LineCountingDecoder(io.TextIOBase):
         out, self._pending = self._pending[:end], self._pending[end:]
         return out
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]
         return self
 
-    def __next__(self) -> str:
+    def __next__(self) -> str:  # type: ignore[override]
         line = self.readline()
         if not line:
             raise StopIteration

@@ -177,7 +177,7 @@ def record_from_csl(
     arxiv = arxiv or _arxiv_from_fields(fields)
     if arxiv is not None:
         fields = without_implied(fields, arxiv, record_type)
-    key = fields.pop("citation-key", None)
+    key = fields.pop("citation-key", None)  # type: ignore[arg-type,unused-ignore]
     raw_id = item.get("id")
     if key is None:
         key = None if raw_id in (None, "") else str(raw_id)
