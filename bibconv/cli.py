@@ -90,7 +90,7 @@ def _output(path: str | None, spool: bool) -> Iterator[TextIO]:
         yield tmp  # type: ignore[misc]
         tmp.seek(0)
         with _stdout_text() as stream:
-            shutil.copyfileobj(tmp, stream)  # type: ignore[misc]
+            shutil.copyfileobj(tmp, stream)  # type: ignore[misc,unused-ignore]
 
 
 def _records(

@@ -57,6 +57,12 @@ class ReadContext:
 
     In strict mode :meth:`fail` raises; otherwise it records the error as a
     diagnostic and the reader goes on with the next record.
+
+    >>> from bibconv.errors import ParseError
+    >>> ctx = ReadContext("refs.bib", strict=False)
+    >>> ctx.fail(ParseError("missing comma", ctx.span(12), "knuth84"))
+    >>> print(ctx.diagnostics[0], ctx.skipped)
+    refs.bib:12: error: missing comma (entry knuth84) 1
     """
 
     filename: str | None = None
@@ -94,7 +100,15 @@ class ReadContext:
 
 @dataclass
 class WriteContext:
-    """Options for a writer, and where it reports what the target cannot hold."""
+    """Options for a writer, and where it reports what the target cannot hold.
+
+    >>> ctx = WriteContext(options={"ascii": True})
+    >>> ctx.option("ascii"), ctx.option("indent", 2)
+    (True, 2)
+    >>> ctx.warn("field 'genre' has no RIS tag; not written", "knuth84")
+    >>> print(ctx.diagnostics[0])
+    warning: field 'genre' has no RIS tag; not written (entry knuth84)
+    """
 
     options: dict[str, Any] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -156,9 +170,21 @@ T = TypeVar("T", bound=type)
 
 
 def register(cls: T) -> T:
-    """Class decorator: add a reader or writer class (it has ``read`` or ``write``)."""
-    info = _REGISTRY.setdefault(cls.name, FormatInfo(cls.name))
-    info.extensions = tuple(dict.fromkeys(info.extensions + tuple(cls.extensions)))
+    """Class decorator: add a reader or writer class (it has ``read`` or ``write``).
+
+    >>> import bibconv
+    >>> @bibconv.register
+    ... class TitleLines:
+    ...     name, extensions, description = "titles", (".titles",), "one title a line"
+    ...     def write(self, records, stream, ctx):
+    ...         stream.writelines(f"{r.title}\\n" for r in records)
+    >>> print(bibconv.write(bibconv.read("fixtures/bibtex/xampl.bib")[:2], "titles"), end="")
+    The Gnats and Gnus Document Preparation System
+    The Gnats and Gnus Document Preparation System
+    >>> _ = bibconv.registry._REGISTRY.pop("titles")  # unregistered again
+    """
+    info = _REGISTRY.setdefault(cls.name, FormatInfo(cls.name))  # type: ignore[attr-defined]
+    info.extensions = tuple(dict.fromkeys(info.extensions + tuple(cls.extensions)))  # type: ignore[attr-defined]
     info.description = info.description or getattr(cls, "description", "")
     if hasattr(cls, "read"):
         info.reader = cls
@@ -202,7 +228,13 @@ def _info(name: str) -> FormatInfo:
 
 
 def formats() -> dict[str, FormatInfo]:
-    """Every registered format by name (built-ins and entry points)."""
+    """Every registered format by name (built-ins and entry points); ``bibconv.list_formats``.
+
+    >>> import bibconv
+    >>> info = bibconv.list_formats()["ris"]
+    >>> info.extensions, info.reader is not None, info.writer is not None
+    (('.ris',), True, True)
+    """
     _load_all()
     return dict(sorted(_REGISTRY.items()))
 
