@@ -50,6 +50,14 @@ _BLOCK_TAGS = (
     "ul br caption summary"
 )
 BLOCK_TAGS = frozenset(_BLOCK_TAGS.split())
+# Start tags that make an HTML5 parser scan its whole stack of open elements ("close a p
+# element in button scope"), and their end tags: the nesting :func:`parse` limits.
+_NESTING_TAG = re.compile(
+    r"<(/?)(address|article|aside|blockquote|center|details|dialog|dir|div|dl|fieldset|figcaption"
+    r"|figure|footer|header|hgroup|main|menu|nav|ol|pre|listing|search|section|summary|ul)[\s/>]",
+    re.IGNORECASE,
+)
+MAX_DEPTH = 2048
 _RICH = {"i": "i", "em": "i", "cite": "i", "b": "b", "strong": "b", "sup": "sup", "sub": "sub"}
 
 
@@ -88,9 +96,25 @@ def decode_html(data: bytes, ctx: ReadContext) -> str:
 
 
 def parse(text: str) -> Any:
-    """The HTML5 tree of ``text`` (a selectolax ``LexborHTMLParser``)."""
+    """The HTML5 tree of ``text`` (a selectolax ``LexborHTMLParser``).
+
+    Raises ``ValueError`` for pages that nest block elements more than :data:`MAX_DEPTH`
+    deep: an HTML5 parser checks the stack of open elements at each such tag, so a page of
+    nested ``<div>`` tags takes time growing with the square of their number (browsers cap
+    the depth too). Real pages nest a few dozen levels.
+    """
     from selectolax.lexbor import LexborHTMLParser
 
+    depth = deepest = 0
+    for match in _NESTING_TAG.finditer(text):
+        depth = max(depth - 1, 0) if match.group(1) else depth + 1
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_DEPTH:
+                raise ValueError(
+                    f"<{match.group(2).lower()}> elements nest more than {MAX_DEPTH:,} deep"
+                    " (a real page nests a few dozen); refusing the page"
+                )
     return LexborHTMLParser(text, scripting=True)
 
 
