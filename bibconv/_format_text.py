@@ -207,6 +207,12 @@ class LatexBackend(_Restoring, latex_backend.Backend):  # type: ignore[misc]
     def __init__(self, encoding: str | None = None) -> None:
         super().__init__(encoding or "utf-8")
 
+    def write_prologue(self) -> None:
+        if self.formatted_bibliography.entries:
+            super().write_prologue()
+        else:  # pybtex cannot measure the longest label of no entries
+            self.output("\\begin{thebibliography}{0}")
+
 
 def _url(url: Any) -> str:
     return unshield(str(url))

@@ -196,6 +196,14 @@ def test_entries_without_a_required_field_use_the_misc_template() -> None:
     assert diagnostics[0].message == "@article formatted with the misc template (no journal)"
 
 
+@pytest.mark.parametrize("output", OUTPUTS)
+def test_no_records(output: str) -> None:
+    text = bibconv.format([], "plain", output)
+    assert text.count("\n") <= 12
+    if output == "latex":
+        assert text == "\\begin{thebibliography}{0}\n\n\\end{thebibliography}\n"
+
+
 def test_unknown_style_or_output() -> None:
     with pytest.raises(bibconv.FormatError, match="plain, unsrt, alpha, unsrtalpha"):
         bibconv.format([], "apa")
