@@ -57,7 +57,7 @@ _NESTING_TAG = re.compile(
     r"|figure|footer|header|hgroup|main|menu|nav|ol|pre|listing|search|section|summary|ul)[\s/>]",
     re.IGNORECASE,
 )
-MAX_DEPTH = 2048
+MAX_DEPTH = 10_000
 _RICH = {"i": "i", "em": "i", "cite": "i", "b": "b", "strong": "b", "sup": "sup", "sub": "sub"}
 
 
