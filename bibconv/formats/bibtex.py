@@ -95,7 +95,7 @@ def _spooled(stream: IO[bytes]) -> IO[bytes]:
     spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_SIZE)  # noqa: SIM115 - returned
     shutil.copyfileobj(stream, spool)
     spool.seek(0)
-    return spool  # type: ignore[return-value]
+    return spool  # type: ignore[return-value,unused-ignore]
 
 
 class _Entries:
@@ -221,7 +221,7 @@ class BibtexReader:
                 except ValueError as exc:
                     ctx.fail(ParseError(f"@string {block.key}: {exc}", ctx.span(line)))
             elif isinstance(block, (Preamble, ExplicitComment)):
-                entries.pending.append(block.raw)
+                entries.pending.append(block.raw)  # type: ignore[arg-type,unused-ignore]
             elif isinstance(block, Entry):
                 record = self._record(block, line, entries)
                 if record is None:

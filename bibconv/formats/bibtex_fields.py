@@ -15,7 +15,9 @@ so on reading a one-word ``{Word}`` group that protection would have added anywa
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from bibconv import latex
 from bibconv.arxiv import ARXIV_ID, parse_arxiv_id, without_implied
@@ -173,7 +175,7 @@ def _arxiv(fields: dict[str, str], entry: str) -> tuple[Arxiv | None, set[str], 
 
 def _arxiv_details(arxiv: Arxiv, fields: dict[str, str], consumed: set[str]) -> Arxiv:
     """The rest of the arXiv block from bibconv's own fields (:data:`bibtex_map.ARXIV_FIELDS`)."""
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}
     for name, attribute in m.ARXIV_FIELDS.items():
         raw = fields.get(name)
         if raw is None:
@@ -320,7 +322,7 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
         if name in m.NAME_FIELDS:
             var = m.NAME_FIELDS[name]
             if var not in names:
-                people = split_bibtex_names(raw, warn=warn)
+                people: Sequence[Name] = split_bibtex_names(raw, warn=warn)
                 names[var] = (
                     tuple(_unbrace_name(p) for p in people) if "\\textbrace" in raw else tuple(people)
                 )

@@ -258,7 +258,7 @@ DATE_FIELDS: dict[str, str] = {
 
 MONTHS: tuple[str, ...] = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # BibTeX's predefined month macros, as plain.bst defines them.
-_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July")
+_MONTH_NAMES: tuple[str, ...] = ("January", "February", "March", "April", "May", "June", "July")
 _MONTH_NAMES += ("August", "September", "October", "November", "December")
 MONTH_MACROS: dict[str, str] = dict(zip(MONTHS, _MONTH_NAMES, strict=True))
 
