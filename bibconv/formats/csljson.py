@@ -40,6 +40,8 @@ _CSL_TAG = re.compile(
     r'(</?(?:i|b|sup|sub)>|<span class="nocase">|<span style="font-variant:\s*small-caps;?">|</span>)'
 )
 _ENTITY = re.compile(r"&(?:amp|lt|gt|quot|#38|#60|#62);")
+_JSON_SYNTAX = re.compile(r'\\.|["{}\[\],]')
+_NEXT_ITEM = re.compile(r"\}\s*,\s*(?=\{)")
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#38;": "&", "&#60;": "<", "&#62;": ">"}
 
 
@@ -156,6 +158,8 @@ def record_from_csl(
         raise ValueError("'custom' must be an object")
     arxiv = None
     for key, value in custom.items():
+        if key in (_ARXIV_KEY, _AFFILIATIONS_KEY) and not isinstance(value, Mapping):
+            raise ValueError(f"custom {key!r} must be an object")
         if key == _ARXIV_KEY:
             arxiv = _arxiv_from_custom(value)
         elif key == _AFFILIATIONS_KEY:
@@ -239,11 +243,41 @@ def record_to_csl(record: Record, key: str | None = None) -> dict[str, Any]:
     return item
 
 
+def _skip_value(buffer: str, start: int) -> int | None:
+    """Where a broken item that starts at ``buffer[start]`` ends: the index of the ``,`` or ``]``
+    after it at the array's level (strings and nesting respected), or ``None`` if not in ``buffer``."""
+    depth = 0
+    in_string = False
+    i = start
+    for match in _JSON_SYNTAX.finditer(buffer, start):
+        char = match.group(0)
+        i = match.start()
+        if in_string:
+            if char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            if depth == 0 and char == "]":
+                return i
+            depth = max(depth - 1, 0)
+        elif char == "," and depth == 0:
+            return i
+    return None
+
+
 def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, int, Any]]:
-    """``(index, line, value)`` for each item of a top-level array, object, or JSON-lines stream."""
+    """``(index, line, value)`` for each item of a top-level array, object, or JSON-lines stream.
+
+    A broken item fails through ``ctx.fail``; in lenient mode the reader goes on after it
+    (at the next ``,`` at the array's level), so every other item still comes through.
+    """
     decoder = json.JSONDecoder()
     buffer = ""
-    line = 1  # line number of buffer[0]
+    line = 1  # line and column of buffer[0]
+    column = 1
     eof = False
     in_array = None  # unknown until the first significant character
     index = 0
@@ -259,36 +293,60 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
         chunk_size = min(chunk_size * 2, 1 << 24)
         return True
 
+    def advance(count: int) -> None:
+        nonlocal buffer, line, column
+        consumed = buffer[:count]
+        newlines = consumed.count("\n")
+        if newlines:
+            line += newlines
+            column = count - consumed.rfind("\n")
+        else:
+            column += count
+        buffer = buffer[count:]
+
     def skip(chars: str) -> None:
-        nonlocal buffer, line
         while True:
-            stripped = buffer.lstrip(chars)
-            line += buffer.count("\n", 0, len(buffer) - len(stripped))
-            buffer = stripped
+            advance(len(buffer) - len(buffer.lstrip(chars)))
             if buffer or eof or not more():
                 return
 
     def error(message: str, offset: int = 0) -> ParseError:
         prefix = buffer[:offset]
-        return ParseError(message, ctx.span(line + prefix.count("\n"), offset - prefix.rfind("\n")))
+        newlines = prefix.count("\n")
+        col = offset - prefix.rfind("\n") if newlines else column + offset
+        return ParseError(message, ctx.span(line + newlines, col))
+
+    def resync(problem: ParseError) -> bool:
+        """Fail the item at buffer[0]; True when reading can go on after it."""
+        ctx.fail(problem)  # raises in strict mode
+        while (end := _skip_value(buffer, 0)) is None:
+            if eof or not more():
+                # A string left open swallows what follows: go on at the next "},{" instead.
+                found = _NEXT_ITEM.search(buffer)
+                if found is None:
+                    return False
+                end = found.start() + 1
+                break
+        advance(end)
+        return True
 
     skip(" \t\r\n")
     if not buffer:
         return
     if buffer[0] == "[":
         in_array = True
-        buffer = buffer[1:]
+        advance(1)
     while True:
         skip(" \t\r\n")
         if in_array and buffer.startswith("]"):
-            buffer = buffer[1:]
+            advance(1)
             skip(" \t\r\n")
             if buffer:
-                raise error("unexpected text after the end of the array")
+                ctx.fail(error("unexpected text after the end of the array"))
             return
         if not buffer:
             if in_array:
-                raise error("the array is not closed (missing ']'); the file may be truncated")
+                ctx.fail(error("the array is not closed (missing ']'); the file may be truncated"))
             return
         while True:
             try:
@@ -297,17 +355,30 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
             except json.JSONDecodeError as exc:
                 if not eof and more():
                     continue
-                raise error(f"invalid JSON: {exc.msg}", exc.pos) from None
-        yield index, line, value
+                problem = error(f"invalid JSON: {exc.msg}", exc.pos)
+            except RecursionError:
+                problem = error("invalid JSON: arrays or objects nested too deeply")
+            if not in_array:
+                ctx.fail(problem)
+                return
+            if not resync(problem):
+                return
+            value = end = None
+            break
+        if end is not None:
+            yield index, line, value
+            advance(end)
         index += 1
-        line += buffer.count("\n", 0, end)
-        buffer = buffer[end:]
         skip(" \t\r\n")
         if in_array:
             if buffer.startswith(","):
-                buffer = buffer[1:]
+                advance(1)
             elif not buffer.startswith("]"):
-                raise error("expected ',' or ']' between items")
+                problem = error("expected ',' or ']' between items")
+                if not resync(problem):
+                    return
+                if buffer.startswith(","):
+                    advance(1)
 
 
 @register
