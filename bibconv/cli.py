@@ -90,11 +90,16 @@ def _output(path: str | None, spool: bool) -> Iterator[TextIO]:
         yield tmp  # type: ignore[misc]
         tmp.seek(0)
         with _stdout_text() as stream:
-            shutil.copyfileobj(tmp, stream)  # type: ignore[misc,unused-ignore]
+            shutil.copyfileobj(tmp, stream)  # type: ignore[misc]
 
 
 def _records(
-    inputs: Iterable[str], from_: str | None, strict: bool, run: _Run, options: dict[str, Any]
+    inputs: Iterable[str],
+    from_: str | None,
+    strict: bool,
+    run: _Run,
+    options: dict[str, Any],
+    progress: Any = None,
 ) -> Iterator[Any]:
     from pathlib import Path
 
@@ -102,7 +107,16 @@ def _records(
 
     for name in inputs:
         source = name if name == "-" else Path(name)
-        yield from iter_records(source, from_, strict=strict, diagnostics=run.diagnostics, **options)
+        if progress is None or not progress.enabled or name == "-":
+            yield from iter_records(source, from_, strict=strict, diagnostics=run.diagnostics, **options)
+        else:  # open the file here to follow how much of it has been read
+            with open(name, "rb") as handle:
+                progress.watch(handle)
+                for record in iter_records(
+                    handle, from_, strict=strict, diagnostics=run.diagnostics, filename=name, **options
+                ):
+                    progress.add()
+                    yield record
         run.report()
 
 
@@ -187,6 +201,14 @@ def main() -> None:
 )
 @click.option("--limit", type=click.IntRange(min=0), help="Write at most this many records.")
 @click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Processes to convert with (default: one per core for inputs over 4 MB, else 1); "
+    "the output is the same.",
+)
+@click.option(
     "--arxiv-date",
     type=click.Choice(["v1", "version"]),
     default="v1",
@@ -205,6 +227,7 @@ def convert(
     dedupe: bool,
     sort_by: str,
     limit: int | None,
+    jobs: int | None,
     arxiv_date: str,
 ) -> None:
     """Convert INPUT files (or standard input) to another format.
@@ -218,6 +241,7 @@ def convert(
       bibconv convert a.ris b.bib -t bibtex --ascii > all.bib
       bibconv convert fixtures/text/seed-listing.txt -t ris
       bibconv convert listing.html feed.xml --dedupe --sort year -t bibtex
+      bibconv convert arxiv-metadata-oai-snapshot.json -t csljson -o arxiv.json --jobs 4
     """
     from bibconv.output import same_file
     from bibconv.registry import format_for_extension, get_writer
@@ -245,14 +269,41 @@ def convert(
         write_options: dict[str, Any] = {"ascii": ascii_}
         if key_format:
             write_options["key_format"] = key_format
+        from bibconv.parallel import default_jobs
+        from bibconv.progress import Progress
         from bibconv.registry import WriteContext
 
         ctx = WriteContext(options=write_options, diagnostics=run.diagnostics)
-        records = _select(
-            _records(sources, from_, not skip_invalid, run, read_options), dedupe, sort_by, limit, run
-        )
-        with _output(output, spool=not skip_invalid) as stream:
-            writer.write(records, stream, ctx)
+        progress = Progress.for_stderr(quiet=quiet, sources=sources)
+        with _output(output, spool=not skip_invalid) as stream, progress:
+            processes = jobs or default_jobs(sources)
+            if processes > 1 and not dedupe and sort_by == "input" and limit is None:
+                from bibconv import parallel
+
+                done = parallel.convert(
+                    sources,
+                    target,
+                    stream,
+                    jobs=processes,
+                    from_=from_,
+                    strict=not skip_invalid,
+                    read_options=read_options,
+                    write_options=write_options,
+                    diagnostics=run.diagnostics,
+                    progress=progress,
+                    after_input=run.report,
+                )
+            else:
+                done = False
+            if not done:  # one process, or an input that cannot be cut into pieces
+                records = _select(
+                    _records(sources, from_, not skip_invalid, run, read_options, progress),
+                    dedupe,
+                    sort_by,
+                    limit,
+                    run,
+                )
+                writer.write(records, stream, ctx)
         run.report()
 
     _guard(body)
@@ -380,80 +431,9 @@ def fetch(
         sys.exit(EXIT_INPUT)
 
 
-@main.command("format")
-@click.argument("inputs", nargs=-1, metavar="[INPUT]...")
-@click.option("-f", "--from", "from_", metavar="FORMAT", help="Input format (default: detected).")
-@click.option(
-    "-s",
-    "--style",
-    type=click.Choice(["plain", "unsrt", "alpha", "unsrtalpha"]),
-    default="plain",
-    show_default=True,
-    help="pybtex style: numbered (plain sorted, unsrt in input order) or labelled (alpha, unsrtalpha).",
-)
-@click.option(
-    "-t",
-    "--to",
-    "to",
-    type=click.Choice(["text", "html", "markdown", "latex"]),
-    default="text",
-    show_default=True,
-    help="Output: plain text, an HTML page, Markdown, or a LaTeX thebibliography.",
-)
-@click.option("-o", "--output", metavar="PATH", help="Output file (default: standard output).")
-@click.option("--skip-invalid", is_flag=True, help="Skip bad records, report them, and go on.")
-@click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
-def format_references(
-    inputs: tuple[str, ...],
-    from_: str | None,
-    style: str,
-    to: str,
-    output: str | None,
-    skip_invalid: bool,
-    quiet: bool,
-) -> None:
-    """Print INPUT files (or standard input) as formatted references, one per record.
-
-    References are rendered by pybtex's ports of the BibTeX styles. Without
-    --skip-invalid the first bad record stops with status 1 and nothing is written.
-
-    \b
-    Examples:
-      bibconv format fixtures/text/seed-listing.txt --style plain -t text
-      bibconv format refs.bib --style alpha -t html -o refs.html
-      cat feed.xml | bibconv format --from atom -t markdown
-    """
-    from bibconv.formatting import format as format_records
-
-    run = _Run(quiet)
-
-    def body() -> None:
-        _check_format(from_, readable=True)
-        sources = list(inputs) or ["-"]
-        for source in sources:
-            if source != "-" and not os.path.isfile(source):
-                problem = "is a directory" if os.path.isdir(source) else "no such file"
-                raise click.BadParameter(f"{source}: {problem}", param_hint="INPUT")
-        records = _records(sources, from_, not skip_invalid, run, {})
-        text = format_records(records, style, to, diagnostics=run.diagnostics)
-        with _output(output, spool=False) as stream:
-            stream.write(text)
-        run.report()
-
-    _guard(body)
-    if run.failed:
-        click.echo(f"bibconv: {'records were skipped' if skip_invalid else 'the input has errors'}", err=True)
-        sys.exit(EXIT_INPUT)
-
-
 @main.command()
 def formats() -> None:
-    """List every format with its file extensions and whether it reads, writes or both.
-
-    \b
-    Example:
-      bibconv formats
-    """
+    """List every format with its file extensions and whether it reads, writes or both."""
     from bibconv.registry import formats as all_formats
 
     rows = [("FORMAT", "READ", "WRITE", "EXTENSIONS", "DESCRIPTION")]

@@ -122,7 +122,15 @@ class WriteContext:
 
 @runtime_checkable
 class Reader(Protocol):
-    """Reads one format into records, streaming."""
+    """Reads one format into records, streaming.
+
+    A reader may also offer ``split(stream, size) -> Iterator[bibconv.parallel.Piece] | None``
+    (optional, so not part of this protocol): it cuts a seekable binary input into pieces of
+    about ``size`` bytes that it reads on their own exactly as within the whole input, or
+    returns ``None`` when this input cannot be cut. ``--jobs`` uses it to spread the work over
+    processes (see :mod:`bibconv.parallel`); built-in formats without it use
+    :data:`bibconv._split.BUILTIN_SPLITTERS`.
+    """
 
     name: ClassVar[str]
     extensions: ClassVar[tuple[str, ...]]

@@ -57,7 +57,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import IO, Any, ClassVar
+from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from bibconv.arxiv import ARXIV_ID
 from bibconv.errors import Diagnostic, ParseError, ReadError
@@ -65,6 +65,9 @@ from bibconv.latex import decode, has_tex
 from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.registry import ReadContext, register
 from bibconv.textio import iter_lines, open_text
+
+if TYPE_CHECKING:
+    from bibconv._split import Piece
 
 __all__ = ["ArxivJsonlReader", "record_from_snapshot", "records_from_snapshot"]
 
@@ -322,3 +325,10 @@ class ArxivJsonlReader:
 
     def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
         return _read(iter_lines(open_text(stream, ctx)), ctx)
+
+    @staticmethod
+    def split(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
+        """Cut the input at line ends into pieces of about ``size`` bytes (for ``--jobs``)."""
+        from bibconv._split import split_lines
+
+        return split_lines(stream, size)

@@ -1,0 +1,279 @@
+"""Cutting raw input at record boundaries, for the built-in formats (see :mod:`bibconv.parallel`).
+
+A splitter takes a binary file opened for reading (at its start, seekable) and a target piece
+size. It returns ``None`` when this input cannot be cut without changing what the reader makes
+of it, or else an iterator of :class:`Piece` objects: bytes that the format's reader reads on
+their own exactly as it reads that stretch of the whole input, with the line and item numbers of
+the piece's start so that reports still point into the original file.
+
+Where each built-in format is cut:
+
+* JSON lines (CSL-JSON lines; ``arxiv-jsonl``'s own ``split`` uses :func:`split_lines` too): at
+  any line end.
+* CSL-JSON arrays: between two items, found with :meth:`json.JSONDecoder.raw_decode`; each
+  piece is ``[`` + its items + ``]`` (the last piece keeps the original end of the array).
+* BibTeX: before an entry (``@type{`` at the start of a line, braces balanced before it) that
+  follows another entry, so that ``@comment``/``@preamble`` blocks stay with the entry after
+  them. A file with ``@string`` definitions, ``crossref``/``xdata`` fields or a repeated entry
+  key is not cut: the reader resolves or reports those across the whole file.
+* RIS: after an ``ER`` line that is followed by a ``TY`` line or a record counter.
+* Atom feeds (root ``<feed>``): before an ``<entry>``. Every piece after the first starts with
+  the document's prolog and ``<feed …>`` start tag, every piece but the last ends with
+  ``</feed>``. RSS feeds are not cut (their channel data reaches the items).
+
+Text in UTF-16 or UTF-32 is never cut (its line ends are not single bytes).
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import mmap
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import IO
+
+__all__ = ["BUILTIN_SPLITTERS", "Piece", "split_lines"]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Input that reads on its own; its line ``n`` is line ``n + line - 1`` of the whole input,
+    its item ``i`` (JSON) item ``i + index``."""
+
+    data: bytes
+    line: int = 1
+    index: int = 0
+
+
+Splitter = Callable[[IO[bytes], int], "Iterator[Piece] | None"]
+Cut = Callable[[bytes], int]
+
+_WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+_NONBLANK_LINE = re.compile(rb"^[ \t\r]*\S", re.M)
+_BIBTEX_BLOCK = re.compile(rb"^[ \t]*@[ \t]*(\w*)[ \t]*[{(]", re.M)
+_BIBTEX_SPECIAL = {b"comment", b"preamble", b"string"}
+_BIBTEX_GLOBAL = re.compile(rb"@[ \t]*string[ \t]*[{(]|\b(?:crossref|xdata)[ \t]*=", re.I)
+_BIBTEX_KEY = re.compile(rb"@[ \t]*(\w+)[ \t]*[{(][ \t]*([^,\s{}()=]+)[ \t]*,")
+_RIS_END = re.compile(
+    rb"^ER[ \t]*-[^\r\n]*(?:\r\n|\r|\n)(?=(?:[ \t]*(?:\r\n|\r|\n))*(?:TY[ \t]|\d+\.))", re.M
+)
+_ATOM_ROOT = re.compile(rb"<(?:[\w.-]+:)?(feed|rss|RDF)\b[^>]*>")
+_ATOM_ENTRY = re.compile(rb"<(?:[\w.-]+:)?entry[\s>/]")
+_ATOM_END = b"</feed>\n"
+
+
+def _wide(stream: IO[bytes]) -> bool:
+    head = stream.read(4)
+    stream.seek(0)
+    return head.startswith(_WIDE_BOMS)
+
+
+def _pieces(stream: IO[bytes], size: int, cut: Cut) -> Iterator[Piece]:
+    """Read ``size`` bytes at a time; ``cut(buffer)`` tells where a piece may end (0: not yet)."""
+    pending = b""
+    line = 1
+    while True:
+        block = stream.read(size)
+        if not block:
+            if pending:
+                yield Piece(pending, line)
+            return
+        pending += block
+        end = cut(pending)
+        if end > 0:
+            piece, pending = pending[:end], pending[end:]
+            yield Piece(piece, line)
+            line += piece.count(b"\n")
+
+
+def _line_cut(buffer: bytes) -> int:
+    return buffer.rfind(b"\n") + 1
+
+
+def split_lines(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
+    """Pieces that end at line ends, for formats with one record per line."""
+    return None if _wide(stream) else _pieces(stream, size, _line_cut)
+
+
+def split_csljson(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
+    """CSL-JSON: a top-level array between items, JSON lines at line ends, one object not at all."""
+    if _wide(stream):
+        return None
+    head = stream.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    stream.seek(0)
+    if head.startswith(b"["):
+        return _split_json_array(stream, size)
+    if head.startswith(b"{") and b"\n{" in head.replace(b"\r", b""):
+        return _split_json_lines(stream, size)
+    return None
+
+
+def _split_json_lines(stream: IO[bytes], size: int) -> Iterator[Piece]:
+    index = 0
+    for piece in _pieces(stream, size, _line_cut):
+        yield Piece(piece.data, piece.line, index)
+        index += len(_NONBLANK_LINE.findall(piece.data))
+
+
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def _split_json_array(stream: IO[bytes], size: int) -> Iterator[Piece]:
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    raw_decode = json.JSONDecoder().raw_decode
+    text = decoder.decode(stream.read(size))
+    eof = False
+
+    def more() -> bool:
+        nonlocal text, eof
+        if eof:
+            return False
+        block = stream.read(size)
+        eof = not block
+        text += decoder.decode(block, final=eof)
+        return True
+
+    pos = _skip_space(text, 0) + 1  # after "["
+    line = 1  # line of text[0]
+    index = 0
+    start = -1  # where the current run of items starts
+    count = 0
+    while True:
+        pos = _skip_space(text, pos)
+        while pos >= len(text) and more():
+            pos = _skip_space(text, pos)
+        if start < 0:
+            start = pos
+        if pos >= len(text) or text[pos] == "]":
+            break  # the end of the array (or of a truncated file): the reader judges the rest
+        try:
+            _, end = raw_decode(text, pos)
+        except json.JSONDecodeError:
+            if more():
+                continue
+            break
+        if end == len(text) and more():
+            continue  # a value at the very end of the buffer may go on in the next block
+        count += 1
+        pos = _skip_space(text, end)
+        while pos >= len(text) and more():
+            pos = _skip_space(text, pos)
+        if pos < len(text) and text[pos] == ",":
+            if end - start >= size:
+                yield Piece(
+                    ("[" + text[start:end] + "]").encode("utf-8"), line + text.count("\n", 0, start), index
+                )
+                index += count
+                count = 0
+                line += text.count("\n", 0, pos + 1)
+                text, pos, start = text[pos + 1 :], 0, -1
+                continue
+            pos += 1
+            continue
+        break  # "]" or something the reader will report
+    while more():
+        pass
+    if start >= 0 and (count or text[start:].strip(" \t\r\n]")):
+        yield Piece(("[" + text[start:]).encode("utf-8"), line + text.count("\n", 0, start), index)
+
+
+def _bibtex_cut(buffer: bytes) -> int:
+    blocks = [(m.start(), m[1].lower()) for m in _BIBTEX_BLOCK.finditer(buffer)]
+    for i in range(len(blocks) - 1, 0, -1):
+        at, kind = blocks[i]
+        if kind in _BIBTEX_SPECIAL or blocks[i - 1][1] in _BIBTEX_SPECIAL:
+            continue
+        if buffer.count(b"{", 0, at) == buffer.count(b"}", 0, at):
+            return at
+    return 0
+
+
+def _bibtex_whole_file(view: bytes) -> bool:
+    """Whether reading this file needs all of it at once: strings, cross-references, repeated keys."""
+    if _BIBTEX_GLOBAL.search(view):
+        return True
+    keys: set[bytes] = set()
+    for match in _BIBTEX_KEY.finditer(view):
+        if match[1].lower() in _BIBTEX_SPECIAL:
+            continue
+        key = match[2].lower()
+        if key in keys:  # the reader reports it: keep both in one piece
+            return True
+        keys.add(key)
+    return False
+
+
+def split_bibtex(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
+    """BibTeX/biblatex: before entries, unless strings, cross-references or repeated keys need the
+    whole file."""
+    if _wide(stream):
+        return None
+    try:
+        with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as view:
+            if _bibtex_whole_file(view):  # type: ignore[arg-type]
+                return None
+    except (OSError, ValueError):  # empty file, or not a real file
+        return None
+    return _pieces(stream, size, _bibtex_cut)
+
+
+def _ris_cut(buffer: bytes) -> int:
+    last = None
+    for last in _RIS_END.finditer(buffer):  # noqa: B007 - the last match is wanted
+        pass
+    return last.end() if last else 0
+
+
+def split_ris(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
+    """RIS: after ``ER`` lines that another record follows."""
+    return None if _wide(stream) else _pieces(stream, size, _ris_cut)
+
+
+def split_atom(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
+    """Atom: before ``<entry>`` elements, each piece a whole ``<feed>`` document."""
+    if _wide(stream):
+        return None
+    head = stream.read(1 << 16)
+    stream.seek(0)
+    root = _ATOM_ROOT.search(head)
+    if root is None or root[1] != b"feed":
+        return None
+    prolog = head[: root.end()] + b"\n"
+    return _atom_pieces(stream, size, prolog, prolog.count(b"\n"))
+
+
+def _atom_pieces(stream: IO[bytes], size: int, prolog: bytes, prolog_lines: int) -> Iterator[Piece]:
+    def cut(buffer: bytes) -> int:
+        last = None
+        for last in _ATOM_ENTRY.finditer(buffer, 1):  # noqa: B007 - the last match is wanted
+            pass
+        return last.start() if last else 0
+
+    first = True
+    previous: Piece | None = None
+    for piece in _pieces(stream, size, cut):
+        if previous is not None:
+            yield previous
+        if first:
+            data, line = piece.data, piece.line
+        else:
+            data, line = prolog + piece.data, piece.line - prolog_lines
+        previous = Piece(data + _ATOM_END, line)
+        first = False
+    if previous is not None:
+        yield Piece(previous.data[: -len(_ATOM_END)], previous.line)
+
+
+BUILTIN_SPLITTERS: dict[str, Splitter] = {
+    "csljson": split_csljson,
+    "bibtex": split_bibtex,
+    "biblatex": split_bibtex,
+    "ris": split_ris,
+    "atom": split_atom,
+}
+"""Splitters for built-in formats whose readers offer no ``split`` method of their own."""

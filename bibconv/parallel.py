@@ -1,0 +1,441 @@
+"""Conversion spread over processes, with output byte-identical to a serial run (``--jobs N``).
+
+The parent cuts each input file into pieces at record boundaries (the reader's ``split``
+method when it has one, else a built-in splitter from :mod:`bibconv._split`; an input that
+cannot be cut makes the whole conversion serial). Worker processes read a piece and write its
+records with the target writer; the parent writes the pieces' text in input order. Three
+things would differ from a serial run, and are dealt with:
+
+* **Citation keys** are unique over the whole output. A worker computes each record's key
+  proposal (its own id, else :func:`bibconv.keys.make_key`) and writes the record with the id
+  ``proposal + marker``; the parent runs one :class:`~bibconv.keys.KeyAssigner` over the
+  proposals in order and replaces each marker by the suffix that made the key unique (``""``,
+  ``"a"`` …), so the writer itself renders every key (JSON escaping, BibTeX's key rules).
+* **Framing**: writers write something before the first record (``[`` for CSL-JSON), between
+  records, and after the last. A worker writes its records once as a whole output, and its
+  first record once more after a throw-away copy of it, which gives that record's text as it
+  is in the middle of an output. The parent takes the header and the first record's own text
+  from the piece that holds the first record, and the footer from the last. This relies on
+  writers that stream (each record written before the next is asked for), as all of them do.
+* **Reports** keep the line and item numbers of the whole input and their serial order, the
+  key warnings in their place. A writer that warns once per kind of loss (RIS) is found out by
+  writing a record twice, and such warnings are given once per output, not once per piece.
+
+By default (``jobs=None``) inputs under :data:`LARGE_INPUT` bytes in all are converted
+serially and larger ones with one process per core.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import secrets
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Any, TextIO
+
+from bibconv import errors
+from bibconv._split import BUILTIN_SPLITTERS, Piece
+from bibconv.errors import Diagnostic, OutputError, ReadError
+from bibconv.limits import DEFAULT_LIMITS, checked_records
+from bibconv.model import Record, SourceSpan
+from bibconv.registry import ReadContext, WriteContext, get_reader, get_writer
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+__all__ = [
+    "LARGE_INPUT",
+    "PIECE_SIZE",
+    "Piece",
+    "convert",
+    "cpu_count",
+    "default_jobs",
+    "plan",
+    "splitter_for",
+]
+
+LARGE_INPUT = 4 << 20
+"""Total input size from which ``jobs=None`` means one process per core."""
+PIECE_SIZE = 1 << 20
+"""Bytes of input per piece of work."""
+
+Split = Callable[[IO[bytes], int], "Iterator[Piece] | None"]
+
+
+def cpu_count() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _file_size(source: str) -> int:
+    try:
+        return os.path.getsize(source) if source != "-" and os.path.isfile(source) else 0
+    except OSError:
+        return 0
+
+
+def default_jobs(sources: Sequence[str]) -> int:
+    """Processes for ``sources`` when none are asked for: one per core for large inputs, else 1."""
+    return cpu_count() if sum(_file_size(s) for s in sources) >= LARGE_INPUT else 1
+
+
+def splitter_for(name: str) -> Split | None:
+    """How input of format ``name`` is cut: the reader's own ``split``, else a built-in splitter."""
+    own = getattr(get_reader(name), "split", None)
+    return own if callable(own) else BUILTIN_SPLITTERS.get(name)
+
+
+@dataclass
+class _ShiftedContext(ReadContext):
+    """A read context whose spans point into the whole input rather than into one piece."""
+
+    line_shift: int = 0
+    index_shift: int = 0
+
+    def span(
+        self, line: int | None = None, column: int | None = None, index: int | None = None
+    ) -> SourceSpan:
+        return SourceSpan(
+            self.filename,
+            None if line is None else line + self.line_shift,
+            column,
+            None if index is None else index + self.index_shift,
+        )
+
+
+@dataclass
+class _Result:
+    """What a worker sends back for one piece."""
+
+    count: int = 0
+    header: str = ""  # before the first record, in an output that starts with this piece
+    first: str = ""  # the first record's text there
+    middle_first: str = ""  # the first record's text after other records
+    rest: str = ""  # the other records' text
+    footer: str = ""
+    keys: list[tuple[int, str, bool]] = field(default_factory=list)  # (record, proposal, given)
+    key_format: tuple[str, bool] | None = None  # the writer's KeyAssigner: pattern, warns
+    read_reports: list[Diagnostic] = field(default_factory=list)
+    read_marks: list[int] = field(default_factory=list)  # reader reports before each record
+    write_reports: dict[int, list[Diagnostic]] = field(default_factory=dict)  # by record
+    once: set[str] = field(default_factory=set)  # writer warnings given once per output
+    error: tuple[str, str, SourceSpan, str | None] | None = None
+
+
+_STATE: dict[str, Any] = {}
+
+
+class _MarkingAssigner:
+    """Takes the place of :class:`bibconv.keys.KeyAssigner` in a worker.
+
+    It notes each record's key proposal and gives the record the id ``proposal + marker``;
+    the parent decides the final keys.
+    """
+
+    def __init__(self, pattern: str = "authyeartitle", *, warn: Callable[[str], None] | None = None) -> None:
+        self.pattern = pattern
+        self.warn = warn
+        _STATE["assigners"].append(self)
+
+    def assign(self, record: Record) -> Record:
+        from bibconv.keys import make_key
+
+        token = _STATE["token"]
+        index = _STATE["numbers"].get(id(record))
+        if index is None:  # the throw-away copy
+            return record.replace(id=token + "x")
+        proposal = record.id or make_key(record, self.pattern)
+        _STATE["keys"].append((index, proposal, bool(record.id)))
+        return record.replace(id=f"{proposal}{token}{index}z")
+
+
+def _init_worker(state: dict[str, Any]) -> None:
+    _STATE.update(state)
+
+
+def _use_marking_assigner() -> None:
+    """Let every loaded bibconv module that uses ``KeyAssigner`` use the marking one."""
+    from bibconv import keys
+
+    original = _STATE.setdefault("original_assigner", keys.KeyAssigner)
+    for name, module in list(sys.modules.items()):
+        if name.startswith("bibconv") and getattr(module, "KeyAssigner", None) is original:
+            module.KeyAssigner = _MarkingAssigner  # type: ignore[attr-defined]
+
+
+def _run_writer(records: list[Record], reports: list[Diagnostic]) -> tuple[str, list[int], list[int]]:
+    """Write ``records``; the output, and its length and the report count at each record asked for."""
+    ctx = WriteContext(options=dict(_STATE["write_options"]), diagnostics=reports)
+    buffer = io.StringIO(newline="")
+    marks: list[int] = []
+    report_marks: list[int] = []
+
+    def feed() -> Iterator[Record]:
+        for record in records:
+            marks.append(buffer.tell())
+            report_marks.append(len(reports))
+            yield record
+        marks.append(buffer.tell())
+        report_marks.append(len(reports))
+
+    writer = get_writer(_STATE["writer"])
+    _use_marking_assigner()
+    _STATE["assigners"] = []
+    _STATE["keys"] = []
+    writer.write(feed(), buffer, ctx)
+    return buffer.getvalue(), marks, report_marks
+
+
+def _work(task: tuple[str, str | None, Piece]) -> _Result:
+    """Read one piece and write its records (in a worker process)."""
+    name, filename, piece = task
+    result = _Result()
+    ctx = _ShiftedContext(
+        filename=filename,
+        strict=_STATE["strict"],
+        options=dict(_STATE["read_options"]),
+        diagnostics=result.read_reports,
+        line_shift=piece.line - 1,
+        index_shift=piece.index,
+    )
+    records: list[Record] = []
+    try:
+        # As bibconv.api.iter_records does, records over the limits fail (or are skipped).
+        for record in checked_records(
+            get_reader(name).read(io.BytesIO(piece.data), ctx), _STATE["limits"], ctx
+        ):
+            result.read_marks.append(len(result.read_reports))
+            records.append(record)
+    except ReadError as exc:  # strict mode: the parent raises it when this piece's turn comes
+        result.error = (type(exc).__name__, exc.message, exc.span, exc.record_id)
+        return result
+    result.count = len(records)
+    if not records:
+        return result
+    _STATE["numbers"] = {id(record): i for i, record in enumerate(records)}
+    reports: list[Diagnostic] = []
+    text, marks, report_marks = _run_writer(records, reports)
+    result.keys = _STATE["keys"]
+    if _STATE["assigners"]:
+        used = _STATE["assigners"][0]
+        result.key_format = (used.pattern, used.warn is not None)
+    result.header, result.first = text[: marks[0]], text[marks[0] : marks[1]]
+    result.rest, result.footer = text[marks[1] : marks[-1]], text[marks[-1] :]
+    for i in range(len(records)):
+        if report_marks[i + 1] > report_marks[i]:
+            result.write_reports[i] = reports[report_marks[i] : report_marks[i + 1]]
+    # An equal record (another object) written first gives the first record's text as it is
+    # after other records; the same probe tells warnings given once per output from others.
+    again, again_marks, _ = _run_writer([records[0].replace(), records[0]], [])
+    result.middle_first = again[again_marks[1] : again_marks[2]]
+    result.once = _once_only(records, result.write_reports)
+    _STATE["numbers"] = {}
+    return result
+
+
+def _once_only(records: list[Record], write_reports: dict[int, list[Diagnostic]]) -> set[str]:
+    """The writer warnings that the writer does not repeat for a second, equal record."""
+    first_for: dict[str, int] = {}
+    for i, found in write_reports.items():
+        for diag in found:
+            first_for.setdefault(diag.message, i)
+    once: set[str] = set()
+    for i in sorted(set(first_for.values())):
+        reports: list[Diagnostic] = []
+        _, _, report_marks = _run_writer([records[i].replace(), records[i]], reports)
+        again = {d.message for d in reports[report_marks[1] : report_marks[2]]}
+        once.update(m for m, at in first_for.items() if at == i and m not in again)
+    return once
+
+
+@dataclass
+class _Parent:
+    """The parent's side: keys, output order, reports."""
+
+    stream: TextIO
+    token: str
+    reports: list[Diagnostic]
+    assigner: Any = None
+    warns: bool = True
+    footer: str | None = None
+    said_once: set[str] = field(default_factory=set)
+
+    def _suffixes(self, result: _Result) -> tuple[dict[int, str], dict[int, list[Diagnostic]]]:
+        """The suffix that makes each proposed key unique, and the key warnings, by record."""
+        from bibconv.keys import KeyAssigner
+
+        suffixes: dict[int, str] = {}
+        warnings: dict[int, list[Diagnostic]] = {}
+        if not result.keys:
+            return suffixes, warnings
+        if self.assigner is None and result.key_format is not None:
+            pattern, self.warns = result.key_format
+            self.assigner = KeyAssigner(pattern)
+        for index, proposal, given in result.keys:
+            found: list[Diagnostic] = []
+            self.assigner.warn = WriteContext(diagnostics=found).warn if given and self.warns else None
+            final = self.assigner.assign(Record(id=proposal)).id
+            suffixes[index] = final[len(proposal) :]
+            if found:
+                warnings[index] = found
+        return suffixes, warnings
+
+    def take(self, result: _Result) -> int:
+        """Write one piece's records; the number of records."""
+        if result.error is not None:
+            kind, message, span, record_id = result.error
+            raise getattr(errors, kind, ReadError)(message, span, record_id)
+        suffixes, key_reports = self._suffixes(result)
+        marker = re.compile(re.escape(self.token) + r"(\d+)z")
+
+        def fill(text: str) -> str:
+            return marker.sub(lambda m: suffixes.get(int(m[1]), ""), text) if suffixes and text else text
+
+        start = 0
+        for i, mark in enumerate(result.read_marks):
+            self.reports.extend(result.read_reports[start:mark])
+            start = mark
+            self.reports.extend(key_reports.get(i, ()))
+            for diag in result.write_reports.get(i, ()):
+                message = fill(diag.message)
+                if diag.message in result.once:
+                    if message in self.said_once:
+                        continue
+                    self.said_once.add(message)
+                record_id = fill(diag.record_id or "") or None
+                self.reports.append(Diagnostic(message, diag.span, record_id, diag.severity))
+        self.reports.extend(result.read_reports[start:])
+        if not result.count:
+            return 0
+        if self.footer is None:
+            self.stream.write(fill(result.header + result.first))
+        else:
+            self.stream.write(fill(result.middle_first))
+        self.stream.write(fill(result.rest))
+        self.footer = fill(result.footer)
+        return result.count
+
+
+def _tasks(plan: list[tuple[str, str, Split]], size: int, progress: Any) -> Iterator[tuple[int, Any]]:
+    """``(source number, task)`` for every piece of every input, read lazily."""
+    for number, (path, name, split) in enumerate(plan):
+        try:
+            handle = open(path, "rb")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot open: {exc.strerror}") from None
+        with handle:
+            if progress is not None:
+                progress.watch(handle)
+            pieces = split(handle, size)
+            if pieces is None:  # the plan checked this; a file changed meanwhile
+                handle.seek(0)
+                pieces = iter([Piece(handle.read())])
+            for piece in pieces:
+                yield number, (name, path, piece)
+        yield number, None  # this input is done
+
+
+def plan(sources: Sequence[str], from_: str | None) -> list[tuple[str, str, Split]] | None:
+    """``(path, format, splitter)`` per input, or ``None`` if some input cannot be cut."""
+    from bibconv.api import detect
+
+    steps = []
+    for source in sources:
+        if source == "-" or not os.path.isfile(source):
+            return None
+        name = from_ or detect(source)
+        split = splitter_for(name)
+        if split is None:
+            return None
+        with open(source, "rb") as handle:
+            if split(handle, 1) is None:
+                return None
+        steps.append((source, name, split))
+    return steps
+
+
+def convert(
+    sources: Sequence[str],
+    to: str,
+    stream: TextIO,
+    *,
+    jobs: int,
+    from_: str | None = None,
+    strict: bool = True,
+    read_options: dict[str, Any] | None = None,
+    write_options: dict[str, Any] | None = None,
+    diagnostics: list[Diagnostic] | None = None,
+    progress: Any = None,
+    after_input: Callable[[], None] | None = None,
+    piece_size: int = PIECE_SIZE,
+) -> bool:
+    """Convert ``sources`` (files) to format ``to`` on ``stream`` with ``jobs`` processes.
+
+    Returns ``False``, having written nothing, when an input cannot be cut into pieces (it is
+    not a file, or its format has no splitter); the caller then converts serially. Reports
+    go to ``diagnostics``; ``after_input`` is called when each input is done; ``progress``
+    (a :class:`bibconv.progress.Progress`) is told of records and bytes.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    read_options = dict(read_options or {})
+    limits = read_options.pop("limits", None) or DEFAULT_LIMITS
+    steps = plan(sources, from_)
+    if steps is None or any(os.path.getsize(path) > limits.max_input_bytes for path, _, _ in steps):
+        return False  # the serial run reports the input that is too large where it is cut off
+    write_options = dict(write_options or {})
+    reports = diagnostics if diagnostics is not None else []
+    token = "zq" + "".join(secrets.choice("bcdfghjklmnpqrstvwxz") for _ in range(10))
+    state = {
+        "writer": to,
+        "write_options": write_options,
+        "read_options": read_options,
+        "limits": limits,
+        "strict": strict,
+        "token": token,
+    }
+    wctx = WriteContext(options=write_options, diagnostics=reports)
+    parent = _Parent(stream, token, reports)
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(state,))
+    queue: deque[tuple[int, Future[_Result] | None]] = deque()
+    try:
+        tasks = _tasks(steps, piece_size, progress)
+        for number, task in tasks:
+            queue.append((number, None if task is None else executor.submit(_work, task)))
+            while len(queue) > 2 * jobs or (queue and task is None and queue[0][1] is None):
+                _drain_one(queue, parent, progress, after_input)
+        while queue:
+            _drain_one(queue, parent, progress, after_input)
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+    if parent.footer is None:  # no records at all
+        get_writer(to).write([], stream, wctx)
+    else:
+        stream.write(parent.footer)
+    return True
+
+
+def _drain_one(
+    queue: deque[tuple[int, Future[_Result] | None]],
+    parent: _Parent,
+    progress: Any,
+    after_input: Callable[[], None] | None,
+) -> None:
+    _, future = queue.popleft()
+    if future is None:  # an input is done
+        if after_input is not None:
+            after_input()
+        return
+    count = parent.take(future.result())
+    if progress is not None:
+        progress.add(count)
