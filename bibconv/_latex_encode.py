@@ -295,6 +295,8 @@ def _pylatexenc_encoder() -> Any:
 _WORD_SPLIT_RE = re.compile(r"(\s+)")
 _TRAIL_RE = re.compile(r"[,.;:!?)\]'\"]+$")
 _LEAD_RE = re.compile(r"^[(\['\"]+")
+_CONTROL_END_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z]+$")
+_MACRO_TAIL_RE = re.compile(r"(?<!\\)(?:\\\\)*\\([A-Za-z]+)(?:\{[^{}]*\}|\[[^\[\]]*\])*$")
 
 
 def _scan_word(word: str) -> tuple[bool, bool, bool]:
@@ -358,29 +360,38 @@ def protect_case(text: str) -> str:
     out: list[str] = []
     sentence_start = True
     depth = 0
+    in_math = False
+    after_macro = False  # a group after an unknown macro is read as its argument: leave it alone
     for piece in pieces:
         if not piece or piece.isspace():
             out.append(piece)
             continue
-        if depth > 0:
+        change, dips, dollars = _word_info(piece, depth)
+        follows_macro, after_macro = after_macro, _ends_in_unknown_macro(piece)
+        if depth > 0 or in_math or change != 0 or dips or dollars % 2 or follows_macro:
+            # inside a group or math that spans words, or opening/closing one: leave it as it is
             out.append(piece)
-            depth += _depth_change(piece)
-            continue
-        change = _depth_change(piece)
-        if change != 0:  # a group spans several words: leave it as it is
-            out.append(piece)
-            depth += change
+            depth = max(depth + change, 0)
+            in_math = in_math != (dollars % 2 == 1)
             sentence_start = piece.endswith(":")
             continue
         lead = _LEAD_RE.match(piece)
         trail = _TRAIL_RE.search(piece)
         start = lead.end() if lead else 0
-        end = trail.start() if trail else len(piece)
+        # A piece of punctuation only (``"``) is matched by both: it is all lead, no trail.
+        end = max(trail.start(), start) if trail else len(piece)
         core = piece[start:end]
         if core:
             has_upper, first_only, _ = _scan_word(core)
-            if has_upper and not (sentence_start and first_only):
+            if (
+                has_upper
+                and not (sentence_start and first_only)
+                and not _ends_escaped(core)
+                and not (end == len(piece) and _CONTROL_END_RE.search(core))  # ``\OE 0``: the space ends \OE
+            ):
                 core = "{" + core + "}"
+                if core[1] == "\\" and _scan_word(core)[0]:
+                    core = "{" + core + "}"  # ``{\x …}`` is a special character, whose letters change
             sentence_start = False
         out.append(piece[:start] + core + piece[end:])
         if piece.endswith(":"):
@@ -388,8 +399,23 @@ def protect_case(text: str) -> str:
     return "".join(out)
 
 
-def _depth_change(piece: str) -> int:
-    depth = 0
+def _ends_in_unknown_macro(piece: str) -> bool:
+    if "\\" not in piece:
+        return False
+    m = _MACRO_TAIL_RE.search(piece)
+    return m is not None and not _decoded_macro(m[1])
+
+
+def _ends_escaped(text: str) -> bool:
+    """Whether ``text`` ends in an odd run of backslashes (a closing brace after it would be escaped)."""
+    return (len(text) - len(text.rstrip("\\"))) % 2 == 1
+
+
+def _word_info(piece: str, depth: int) -> tuple[int, bool, int]:
+    """(brace depth change, whether the depth dips below 0, unescaped ``$`` at depth 0) from ``depth``."""
+    start = depth
+    dips = False
+    dollars = 0
     skip = False
     for ch in piece:
         if skip:
@@ -400,4 +426,7 @@ def _depth_change(piece: str) -> int:
             depth += 1
         elif ch == "}":
             depth -= 1
-    return depth
+            dips = dips or depth < 0
+        elif ch == "$" and depth == 0:
+            dollars += 1
+    return depth - start, dips, dollars

@@ -404,6 +404,21 @@ def test_decode_reads_encode_back(text: str, utf8: str, ascii_tex: str) -> None:
         ("lowercase start Word", "lowercase start {Word}"),
         ("x", "x"),
         ("", ""),
+        # punctuation-only words were doubled (``0 "`` became ``0 ""``)
+        ('0 "', '0 "'),
+        ('"', '"'),
+        ("Say (", "Say ("),
+        ('A "Quoted" Word', 'A "{Quoted}" {Word}'),
+        # a special character's letters change case: ``{\textbackslash{}A}`` protects nothing
+        ("x \\textbackslash{}AB", "x {{\\textbackslash{}AB}}"),
+        # math and groups across words, a control word ended by a space, a group after an unknown macro
+        ("On $a B$ Models", "On $a B$ {Models}"),
+        ("x A\\OE y", "x A\\OE y"),
+        ("x A\\OE, y", "x {A\\OE}, y"),
+        ("x \\foo{a} Bar", "x \\foo{a} Bar"),
+        ("x \\foo Bar", "x \\foo Bar"),
+        ("x AB\\", "x AB\\"),
+        ("x {A b} Cd}", "x {A b} Cd}"),
     ],
 )
 def test_protect_case(title: str, protected: str) -> None:
@@ -494,6 +509,57 @@ def test_decode_never_fails(text: str) -> None:
     rich = decode(text)
     assert strip_markup(rich) == decode(text, markup=False)
     assert "\ufdd0" not in rich
+
+
+_NOCASE_TAG_RE = re.compile(r"<span[^>]*>|</span>")
+
+
+def _without_nocase(rich: str) -> str:
+    """Rich text with its ``nocase`` spans unwrapped (other spans kept)."""
+    out: list[str] = []
+    stack: list[bool] = []
+    pos = 0
+    for m in _NOCASE_TAG_RE.finditer(rich):
+        out.append(rich[pos : m.start()])
+        pos = m.end()
+        if m[0] != "</span>":
+            stack.append("nocase" in m[0])
+            if not stack[-1]:
+                out.append(m[0])
+        elif stack and not stack.pop():
+            out.append(m[0])
+    out.append(rich[pos:])
+    return "".join(out)
+
+
+_TEX_TOKENS = st.one_of(
+    st.text(alphabet="aAbBzZéÉ\"'():;.,!?-0123456789 ", min_size=1, max_size=6),
+    st.sampled_from(
+        [
+            *("{DNA}", "$x^2$", "$a B$", "\\'E", "{\\'E}", "\\textit{Word}", "\\LaTeX{}", "\\&", "\\$"),
+            *("{\\AE}", "\\ss{}", "--", " ", ": ", "{A b}", "\\emph{Big Data}", "\\OE", "\\i", "\\foo{x}"),
+        ]
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aAbBzZ éÉ\"'():;.,!?-{}$\\^_~&%#0123456789", max_size=30))
+def test_protect_case_keeps_the_text(text: str) -> None:
+    """Protection adds braces only: the value decodes to the same text, modulo ``nocase`` spans."""
+    for tex in (encode(text, markup=False), encode(escape_markup(text))):
+        protected = protect_case(tex)
+        assert protect_case(protected) == protected
+        assert _without_nocase(decode(protected)) == _without_nocase(decode(tex)), (tex, protected)
+        assert decode(protected, markup=False) == decode(tex, markup=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TEX_TOKENS, max_size=8).map("".join))
+def test_protect_case_keeps_raw_tex(tex: str) -> None:
+    protected = protect_case(tex)
+    assert protect_case(protected) == protected
+    assert _without_nocase(decode(protected)) == _without_nocase(decode(tex)), (tex, protected)
 
 
 # --- real .bib values ---------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def unprotect(title: str) -> str:
         tex = latex.encode(found[2])
         probe = tex if first else "x " + tex
         protected = latex.protect_case(probe)
-        if protected == ("{" + tex + "}" if first else "x {" + tex + "}"):
+        if protected.removeprefix("" if first else "x ") in ("{" + tex + "}", "{{" + tex + "}}"):
             return found[1] + found[2] + found[3]
         return found[0]
 
