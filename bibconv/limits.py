@@ -85,6 +85,11 @@ def _escaped_byte(record: Record) -> str | None:
         found = ESCAPED_BYTE.search(text)
         if found is not None:
             byte = ord(found.group(0)) - 0xDC00
+            if byte == 0:
+                return (
+                    "NUL byte (0x00) in the record:"
+                    " is this a binary file, or UTF-16 without a byte-order mark?"
+                )
             return (
                 f"invalid utf-8 byte {byte:#04x} in the record"
                 " (save the file as UTF-8, or convert it with iconv)"

@@ -26,8 +26,9 @@ _CP1252 = {
     b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0) if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)
 }
 
-# Lone surrogates: the ``surrogateescape`` stand-ins for bytes that are not valid text.
-ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+# Lone surrogates: the ``surrogateescape`` stand-ins for bytes that are not valid text
+# (and U+DC00 for NUL) that lenient reads leave for :mod:`bibconv.limits` to find.
+ESCAPED_BYTE = re.compile("[\udc00-\udcff]")
 
 
 def sniff_encoding(head: bytes, default: str = "utf-8") -> str:
@@ -80,6 +81,8 @@ class _LineCountingDecoder(io.TextIOBase):
             except UnicodeDecodeError as exc:
                 text = self._recover(exc, final=not chunk)
             self._non_ascii = self._non_ascii or not text.isascii()
+        if "\x00" in text:
+            text = self._nul(text)
         newlines = text.count("\n")
         if newlines:
             self._line += newlines
@@ -88,6 +91,18 @@ class _LineCountingDecoder(io.TextIOBase):
             self._column += len(text)
         self._pending += text
         return bool(chunk)
+
+    def _nul(self, text: str) -> str:
+        """NUL is no text character: an error in strict mode, else it skips its record."""
+        if self._ctx.strict:
+            prefix = text[: text.index("\x00")]
+            line = self._line + prefix.count("\n")
+            column = len(prefix) - prefix.rfind("\n") if "\n" in prefix else self._column + len(prefix) + 1
+            raise ParseError(
+                "NUL byte (0x00) in the text: is this a binary file, or UTF-16 without a byte-order mark?",
+                self._ctx.span(line, column),
+            )
+        return text.replace("\x00", "\udc00")
 
     def _recover(self, exc: UnicodeDecodeError, final: bool) -> str:
         """Text of the chunk that failed to decode: by the fallback, lenient, or an error."""
