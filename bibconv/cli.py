@@ -35,14 +35,22 @@ class _Run:
         self.quiet = quiet
         self.diagnostics: list[Diagnostic] = []
         self.failed = False
+        self.errors = 0
 
     def report(self) -> None:
         for diag in self.diagnostics:
             if diag.severity == "error":
                 self.failed = True
+                self.errors += 1
             if diag.severity == "error" or not self.quiet:
                 click.echo(str(diag), err=True)
         self.diagnostics.clear()
+
+    def summary(self, skip_invalid: bool) -> str:
+        """The last line of a failed run: how many records were skipped, or that input had errors."""
+        if not skip_invalid:
+            return "bibconv: the input has errors"
+        return f"bibconv: {self.errors} {'record was' if self.errors == 1 else 'records were'} skipped"
 
 
 def _format_names(readable: bool) -> list[str]:
@@ -308,8 +316,7 @@ def convert(
 
     _guard(body)
     if run.failed:
-        skipped = "records were skipped" if skip_invalid else "the input has errors"
-        click.echo(f"bibconv: {skipped}", err=True)
+        click.echo(run.summary(skip_invalid), err=True)
         sys.exit(EXIT_INPUT)
 
 
@@ -427,7 +434,7 @@ def fetch(
 
     _guard(body)
     if run.failed:
-        click.echo(f"bibconv: {'records were skipped' if skip_invalid else 'the input has errors'}", err=True)
+        click.echo(run.summary(skip_invalid), err=True)
         sys.exit(EXIT_INPUT)
 
 
@@ -493,7 +500,7 @@ def format_references(
 
     _guard(body)
     if run.failed:
-        click.echo(f"bibconv: {'records were skipped' if skip_invalid else 'the input has errors'}", err=True)
+        click.echo(run.summary(skip_invalid), err=True)
         sys.exit(EXIT_INPUT)
 
 

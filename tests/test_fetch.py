@@ -367,7 +367,7 @@ def test_cli_skip_invalid_goes_on_and_exits_1(api: Api) -> None:
     assert result.exit_code == 1
     assert "not an arXiv identifier or URL: 'abc'" in result.output
     assert '"arXiv:1111.2011"' in result.output
-    assert "records were skipped" in result.output
+    assert "bibconv: 1 record was skipped" in result.output
 
 
 def test_cli_usage_errors() -> None:
