@@ -268,6 +268,9 @@ def _read(lines: Iterable[tuple[int, str | bytes | Mapping[str, Any]]], ctx: Rea
             except UnicodeDecodeError as exc:
                 ctx.fail(ParseError(f"invalid UTF-8 byte at offset {exc.start}", ctx.span(number)))
                 continue
+            except RecursionError:
+                ctx.fail(ParseError("invalid JSON: arrays or objects nested too deeply", ctx.span(number)))
+                continue
         try:
             yield record_from_snapshot(item, ctx, number)
         except (ValueError, TypeError, KeyError) as exc:
