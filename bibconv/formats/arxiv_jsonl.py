@@ -263,7 +263,12 @@ def _read(lines: Iterable[tuple[int, str | bytes | Mapping[str, Any]]], ctx: Rea
             try:
                 item = loads(line)
             except json.JSONDecodeError as exc:
-                ctx.fail(ParseError(f"invalid JSON: {exc.msg}", ctx.span(number, exc.colno)))
+                ctx.fail(
+                    ParseError(
+                        f"invalid JSON: {exc.msg.removesuffix(' at').removesuffix(' starting')}",
+                        ctx.span(number, exc.colno),
+                    )
+                )
                 continue
             except UnicodeDecodeError as exc:
                 ctx.fail(ParseError(f"invalid UTF-8 byte at offset {exc.start}", ctx.span(number)))

@@ -355,7 +355,9 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
             except json.JSONDecodeError as exc:
                 if not eof and more():
                     continue
-                problem = error(f"invalid JSON: {exc.msg}", exc.pos)
+                problem = error(
+                    f"invalid JSON: {exc.msg.removesuffix(' at').removesuffix(' starting')}", exc.pos
+                )
             except RecursionError:
                 problem = error("invalid JSON: arrays or objects nested too deeply")
             if not in_array:
