@@ -1,0 +1,23 @@
+"""Fuzz the bibtex reader: `python tests/fuzz/fuzz_bibtex.py -max_total_time=600`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.fuzz._harness import main
+from tests.fuzz._harness import one_input as _one_input
+
+READER = "bibtex"
+
+
+def one_input(data: bytes) -> int:
+    """Read ``data`` as bibtex; only BibconvError may escape."""
+    return _one_input(READER, data)
+
+
+if __name__ == "__main__":
+    main(READER)
