@@ -144,7 +144,7 @@ def _events(node: Any) -> Iterator[tuple[str, Any]]:
         if tag == "-text":
             yield "text", current.text(deep=False)
             continue
-        if tag.startswith("-"):
+        if not tag or tag.startswith("-"):  # comments, and processing instructions (no tag)
             continue
         yield "open", current
         stack.append((current, True))
