@@ -49,7 +49,7 @@ def seed_files(reader: str) -> list[Path]:
         files.update(
             p
             for p in FIXTURES.glob(pattern)
-            if not p.name.endswith(_EXPECTED) or reader == "csljson" and p.name.endswith(".csl.json")
+            if not p.name.endswith(_EXPECTED) or (reader == "csljson" and p.name.endswith(".csl.json"))
         )
     if reader == "csljson":
         files.update(FIXTURES.glob("*/*.csl.json"))

@@ -150,7 +150,8 @@ def run_cli(
 
 def _drain(child: subprocess.Popen[bytes], timeout: float) -> tuple[bytes, bytes]:
     """stdout and stderr of a child whose stdin another thread writes."""
-    assert child.stdout is not None and child.stderr is not None
+    assert child.stdout is not None
+    assert child.stderr is not None
     result: dict[str, bytes] = {}
     readers = [
         threading.Thread(target=lambda: result.__setitem__("out", child.stdout.read()), daemon=True),  # type: ignore[union-attr]
