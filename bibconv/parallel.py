@@ -34,6 +34,7 @@ import secrets
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, TextIO
 
@@ -323,30 +324,32 @@ class _Parent:
         return result.count
 
 
-def _tasks(plan: list[tuple[str, str, Split]], size: int, progress: Any) -> Iterator[tuple[int, Any]]:
-    """``(source number, task)`` for every piece of every input, read lazily."""
-    for number, (path, name, split) in enumerate(plan):
-        try:
-            handle = open(path, "rb")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise OutputError(f"{path}: cannot open: {exc.strerror}") from None
-        with handle:
-            if progress is not None:
-                progress.watch(handle)
-            pieces = split(handle, size)
-            if pieces is None:  # the plan checked this; a file changed meanwhile
-                handle.seek(0)
-                pieces = iter([Piece(handle.read())])
-            for piece in pieces:
-                yield number, (name, path, piece)
-        yield number, None  # this input is done
+@dataclass
+class _Input:
+    """One input file, open, with the iterator of its pieces."""
+
+    path: str
+    name: str
+    handle: IO[bytes]
+    pieces: Iterator[Piece]
 
 
-def plan(sources: Sequence[str], from_: str | None) -> list[tuple[str, str, Split]] | None:
-    """``(path, format, splitter)`` per input, or ``None`` if some input cannot be cut."""
+def _tasks(inputs: list[_Input], progress: Any) -> Iterator[tuple[int, Any]]:
+    """``(input number, task)`` for every piece of every input, read lazily; ``None`` ends an input."""
+    for number, step in enumerate(inputs):
+        if progress is not None:
+            progress.watch(step.handle)
+        for piece in step.pieces:
+            yield number, (step.name, step.path, piece)
+        yield number, None
+
+
+def plan(sources: Sequence[str], from_: str | None, size: int, stack: ExitStack) -> list[_Input] | None:
+    """Each input opened (closed with ``stack``) and cut into pieces of about ``size`` bytes, or
+    ``None`` if some input cannot be cut (standard input, a format or a file that does not allow it)."""
     from bibconv.api import detect
 
-    steps = []
+    inputs = []
     for source in sources:
         if source == "-" or not os.path.isfile(source):
             return None
@@ -354,11 +357,15 @@ def plan(sources: Sequence[str], from_: str | None) -> list[tuple[str, str, Spli
         split = splitter_for(name)
         if split is None:
             return None
-        with open(source, "rb") as handle:
-            if split(handle, 1) is None:
-                return None
-        steps.append((source, name, split))
-    return steps
+        try:
+            handle = stack.enter_context(open(source, "rb"))  # noqa: SIM115 - the stack closes it
+        except OSError as exc:
+            raise OutputError(f"{source}: cannot open: {exc.strerror}") from None
+        pieces = split(handle, size)
+        if pieces is None:
+            return None
+        inputs.append(_Input(source, name, handle, pieces))
+    return inputs
 
 
 def convert(
@@ -383,33 +390,47 @@ def convert(
     go to ``diagnostics``; ``after_input`` is called when each input is done; ``progress``
     (a :class:`bibconv.progress.Progress`) is told of records and bytes.
     """
+    read_options = dict(read_options or {})
+    limits = read_options.pop("limits", None) or DEFAULT_LIMITS
+    stack = ExitStack()
+    with stack:
+        inputs = plan(sources, from_, piece_size, stack)
+        if inputs is None or any(os.path.getsize(i.path) > limits.max_input_bytes for i in inputs):
+            return False  # the serial run reports the input that is too large where it is cut off
+        state = {
+            "writer": to,
+            "write_options": dict(write_options or {}),
+            "read_options": read_options,
+            "limits": limits,
+            "strict": strict,
+            "token": "zq" + "".join(secrets.choice("bcdfghjklmnpqrstvwxz") for _ in range(10)),
+        }
+        _run(inputs, stream, jobs, state, diagnostics, progress, after_input)
+    return True
+
+
+def _run(
+    inputs: list[_Input],
+    stream: TextIO,
+    jobs: int,
+    state: dict[str, Any],
+    diagnostics: list[Diagnostic] | None,
+    progress: Any,
+    after_input: Callable[[], None] | None,
+) -> None:
+    """Feed the pieces to ``jobs`` worker processes and write their text in order."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    read_options = dict(read_options or {})
-    limits = read_options.pop("limits", None) or DEFAULT_LIMITS
-    steps = plan(sources, from_)
-    if steps is None or any(os.path.getsize(path) > limits.max_input_bytes for path, _, _ in steps):
-        return False  # the serial run reports the input that is too large where it is cut off
-    write_options = dict(write_options or {})
     reports = diagnostics if diagnostics is not None else []
-    token = "zq" + "".join(secrets.choice("bcdfghjklmnpqrstvwxz") for _ in range(10))
-    state = {
-        "writer": to,
-        "write_options": write_options,
-        "read_options": read_options,
-        "limits": limits,
-        "strict": strict,
-        "token": token,
-    }
-    wctx = WriteContext(options=write_options, diagnostics=reports)
-    parent = _Parent(stream, token, reports)
+    wctx = WriteContext(options=state["write_options"], diagnostics=reports)
+    parent = _Parent(stream, state["token"], reports)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(state,))
     queue: deque[tuple[int, Future[_Result] | None]] = deque()
     try:
-        tasks = _tasks(steps, piece_size, progress)
+        tasks = _tasks(inputs, progress)
         for number, task in tasks:
             queue.append((number, None if task is None else executor.submit(_work, task)))
             while len(queue) > 2 * jobs or (queue and task is None and queue[0][1] is None):
@@ -419,10 +440,9 @@ def convert(
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
     if parent.footer is None:  # no records at all
-        get_writer(to).write([], stream, wctx)
+        get_writer(state["writer"]).write([], stream, wctx)
     else:
         stream.write(parent.footer)
-    return True
 
 
 def _drain_one(
