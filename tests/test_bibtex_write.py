@@ -110,6 +110,42 @@ def test_published_paper_keeps_type_and_adds_eprint() -> None:
     assert _read(out) == [record]
 
 
+def test_whole_arxiv_block_affiliations_and_paragraphs_come_back() -> None:
+    record = Record(
+        type="article",
+        id="murray2011",
+        fields={"title": "T", "abstract": "First paragraph.\nSecond, with 50% &amp; more."},
+        names={
+            "author": (
+                Name(family="Murray", given="James M.", affiliation=("Ohio State Univ.", "MIT {CSAIL}; and")),
+                Name(family="Maestro", given="Adrian", non_dropping_particle="Del"),
+                Name(literal="CERN", affiliation=("Geneva",)),
+            )
+        },
+        arxiv=Arxiv(
+            id="1111.2011",
+            version=2,
+            primary_class="cond-mat.str-el",
+            categories=("cond-mat.str-el", "cond-mat.stat-mech"),
+            submitted=Date(parts=((2011, 11, 8),)),
+            updated=Date(parts=((2012, 4, 2),)),
+            comment="8 pages, 3 figures & a {table}",
+            journal_ref="Phys. Rev. B 85, 115117 (2012)",
+        ),
+    )
+    for dialect in ("bibtex", "biblatex"):
+        out = bibconv.write([record], dialect) or ""
+        assert "authoraffiliations = {{Ohio State Univ.}{MIT \\{CSAIL\\}; and} and {} and {Geneva}}" in out
+        for line in ("arxivversion = {2}", "arxivcategories = {cond-mat.str-el, cond-mat.stat-mech}"):
+            assert line in out
+        assert "url = {https://arxiv.org/abs/1111.2011}" in out
+        assert "First paragraph. \\par Second" in out
+        back = _read(out)[0]
+        assert back.arxiv == record.arxiv
+        assert back.fields == record.fields
+        assert [n.affiliation for n in back.authors] == [n.affiliation for n in record.authors]
+
+
 def test_date_ranges_and_literal_years() -> None:
     ranged = Record(type="book", id="r", dates={"issued": Date(parts=((2003, 7), (2005, 1)))})
     assert "date = {2003-07/2005-01}" in (bibconv.write([ranged], "biblatex") or "")

@@ -50,6 +50,7 @@ _NOCASE_WORD_RE = re.compile(
 )
 _KEYWORD_SPLIT_RE = re.compile(r"\s*[,;]\s*")
 _CATEGORY_SPLIT_RE = re.compile(r"[\s,]+")
+_PAR_RE = re.compile(r"\\par(?![A-Za-z])\s*")
 _NEWLINES_RE = re.compile(r"\s*[\r\n]\s*")
 
 
@@ -203,6 +204,26 @@ def plain(raw: str) -> str:
     return text
 
 
+def _paragraphs(raw: str) -> list[str]:
+    r"""``raw`` cut at each ``\par`` outside braces (an abstract's or a note's paragraphs)."""
+    out: list[str] = []
+    depth = start = pos = 0
+    while pos < len(raw):
+        ch = raw[pos]
+        if ch == "\\":
+            found = _PAR_RE.match(raw, pos)
+            if found and depth == 0:
+                out.append(raw[start:pos])
+                start = pos = found.end()
+                continue
+            pos += 2
+            continue
+        depth += 1 if ch == "{" else -1 if ch == "}" and depth else 0
+        pos += 1
+    out.append(raw[start:])
+    return out
+
+
 def _affiliations(raw: str) -> list[tuple[str, ...]]:
     """``{A}{B} and {} and {C}`` → the affiliations of each person (depth-0 groups, ``and`` between)."""
     people: list[list[str]] = [[]]
@@ -352,6 +373,8 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
                 out[variable] = verbatim(raw)
             elif name in TITLE_FIELDS:
                 out[variable] = unprotect(decode(raw))
+            elif variable in ("abstract", "note") and "\\par" in raw:
+                out[variable] = "\n".join(p for p in map(decode, _paragraphs(raw)) if p)
             else:
                 out[variable] = decode(raw)
             continue

@@ -39,6 +39,7 @@ from typing import ClassVar, TextIO
 
 from bibconv import latex
 from bibconv.formats import bibtex_map as m
+from bibconv.formats.bibtex_fields import PREPRINT_TYPES
 from bibconv.model import Date, Record
 from bibconv.registry import WriteContext, register
 
@@ -174,6 +175,24 @@ def _entry_type(record: Record, dialect: str) -> str:
     return m.entry_type(record.type, dialect)
 
 
+def read_type(record: Record, entry: str) -> str:
+    """The CSL type the reader gives an entry of type ``entry`` written for ``record``."""
+    low = entry.lower()
+    if record.arxiv is not None and (
+        low in PREPRINT_TYPES or (low == "article" and "container-title" not in record.fields)
+    ):
+        return "article"
+    return m.csl_type(low)
+
+
+def number_order(record: Record, record_type: str) -> list[str]:
+    """The record's fields, the one ``number`` reads back as first (it wins the ``number`` field)."""
+    natural = m.NUMBER_BY_TYPE.get(record_type, "number")
+    return sorted(
+        record.fields, key=lambda var: var in ("number", "issue", "collection-number") and var != natural
+    )
+
+
 def _number_field(var: str, record_type: str) -> str | None:
     """``number`` holds the issue of an article, the series number of a book, else the number."""
     if var not in ("number", "issue", "collection-number"):
@@ -280,18 +299,23 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
         if any(p.affiliation for p in people):
             groups = ("".join("{" + encode_plain(a) + "}" for a in p.affiliation) or "{}" for p in people)
             fields.put(f"{name}affiliations", " and ".join(groups), tex=True)
-    for var, value in record.fields.items():
+    reads_as = read_type(record, entry)
+    for var in number_order(record, reads_as):
+        value = record.fields[var]
         if var in ("title", "title-short"):
             name = "title" if var == "title" else "shorttitle"
             fields.put(name, _protect(_safe(encode(value))), tex=True)
         elif var in _VERBATIM_VARS:  # identifiers are kept as they are, not as rich text
             fields.put(_VERBATIM_VARS[var], value, raw=_braces_ok(value))
         else:
-            name = _number_field(var, record.type) or m.field_for(var, dialect, low)
+            name = _number_field(var, reads_as) or m.field_for(var, dialect, low)
             if name is None:
                 warn(f"field {var!r} has no BibTeX field; not written")
             elif var == "page":
                 fields.put(name, _EN_DASH_RE.sub("--", _safe(encode(value))), tex=True)
+            elif var in ("abstract", "note") and "\n" in value:  # paragraphs, as Better BibTeX writes them
+                paragraphs = (_safe(encode(p)) for p in value.split("\n") if p.strip())
+                fields.put(name, " \\par ".join(paragraphs), tex=True)
             else:
                 fields.put(name, value)
     _dates(record, fields, dialect, warn)
