@@ -301,10 +301,10 @@ class Projector:
                 date = Date(parts=date.parts[:1], season=date.season)
             year, full = format_date(date, info.get(var) if isinstance(info, dict) else None)
             if tag is not None:
-                out[tag].append(full or year or "")
+                out[tag].append(one_line(full or year or ""))
             else:
                 out["PY"].append(year or "")
-                out["DA"].append(full or "")
+                out["DA"].append(one_line(full or ""))
 
     def _arxiv(self, record: Record, fields: dict[str, str], out: dict[str, list[str]]) -> list[str]:
         arxiv = record.arxiv
