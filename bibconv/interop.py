@@ -210,11 +210,10 @@ def from_bibtexparser(
     """
     from bibtexparser.model import Entry, ExplicitComment, ParsingFailedBlock, Preamble, String
 
-    ctx = _context(strict, diagnostics)
-    macros: dict[str, str] = {}
     from bibconv.formats.bibtex_map import MONTH_MACROS
 
-    macros.update(MONTH_MACROS)
+    ctx = _context(strict, diagnostics)
+    macros = dict(MONTH_MACROS)
     items: list[_Item] = []
     pending: list[str] = []
     for index, block in enumerate(library.blocks):
