@@ -365,7 +365,7 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
                 return
             if not resync(problem):
                 return
-            value = end = None
+            value = end = None  # type: ignore[assignment]
             break
         if end is not None:
             yield index, line, value
