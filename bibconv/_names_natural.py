@@ -61,8 +61,11 @@ _COLLECTIVE_RE = re.compile(
 )
 _SPACE_RE = re.compile(r"\s+")
 _ET_AL_RE = re.compile(r"(?:,?\s*(?:et\.?\s+al\.?|and\s+others|et\s+autres|u\.\s*a\.)\s*)$", re.IGNORECASE)
-_LIST_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|\s*\band\s+", re.IGNORECASE)
-_AND_SPLIT_RE = re.compile(r"\s+and\s+|\s*&\s*", re.IGNORECASE)
+# ``and`` joins names in lower or upper case; ``And`` is a name (Danish), as in ``Anders And``.
+_LIST_SPLIT_RE = re.compile(
+    r"\s*,\s*(?:(?:and|AND)\s+|&\s*)?|\s+(?:and|AND)\s+|\s*&\s*|(?<=.)\s*\b(?:and|AND)\s+"
+)
+_AND_SPLIT_RE = re.compile(r"\s+(?:and|AND)\s+|\s*&\s*")
 _INITIAL_RE = re.compile(r"^(?:[^\W\d_]{1,2}\.-?)+$")
 _INITIALS_RE = re.compile(r"^(?:[A-Z\u00c0-\u024f][a-z]?\.?\s*-?\s*)+$")
 

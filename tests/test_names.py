@@ -259,6 +259,9 @@ NAME_LISTS: list[tuple[str, list[Name]]] = [
     ("Xu, Wang, Li, Zhang", [N("Xu"), N("Wang"), N("Li"), N("Zhang")]),
     ("Xu, Li and Jane Doe", [N("Xu"), N("Li"), N("Doe", "Jane")]),  # ``Li`` is not an initial
     ("Doe, Jane", [N("Doe"), N("Jane")]),  # no initial: two one-word names (documented rule)
+    ("And Aa, Anders And", [N("Aa", "And"), N("And", "Anders")]),  # ``And`` is a name, not a separator
+    ("Aa Aa, And Aa", [N("Aa", "Aa"), N("Aa", "And")]),
+    ("A B AND C D", [N("B", "A"), N("D", "C")]),
     ("Jane Doe, Xu, Adrian Del Maestro", [N("Doe", "Jane"), N("Xu"), N("Del Maestro", "Adrian")]),
     ("Martin Luther King, Jr., Rosa Parks", [N("King", "Martin Luther", suffix="Jr."), N("Parks", "Rosa")]),
     (
