@@ -13,6 +13,8 @@ reads back to the same text. The rules:
   ``\ ^ _ {`` — so ``$10 and $20`` is text but ``$\pm$0.1`` is math; a span never crosses a tag) and
   control words with balanced brace or bracket arguments that ``decode`` leaves visible (``\cite{foo}``,
   ``\unknownmacro{x}``); a macro ``decode`` would interpret (``\textit{x}`` as text) is escaped.
+  Superscript and subscript groups (``10^{-3}``, ``M_{BH}``, ``10^\circ``) are TeX too, as decoding keeps
+  them; a lone ``^``/``_`` is text (``\textasciicircum{}``, ``\_``), which reads back the same.
   A span with unbalanced braces is treated as text.
 * Rich text: ``<span class="nocase">X</span>`` → ``{X}``, ``<i>`` → ``\textit{}``, ``<b>`` → ``\textbf{}``,
   small caps → ``\textsc{}``, ``<sup>``/``<sub>`` → ``\textsuperscript{}``/``\textsubscript{}``.
@@ -46,6 +48,8 @@ _TOKEN_RE = re.compile(
     r"(?P<tag><(?:/?(?:i|b|sup|sub|sc)|/span|span\s+class=\"nocase\"|"
     r"span\s+style=\"font-variant:\s*small-caps;?\")>)"
     r"|(?P<math>\$\$[^<]+?\$\$|\\\([^<]+?\\\)|\\\[[^<]+?\\\]|\$(?=[^\s$])(?:[^$\\<]|\\[^<])*?(?<=[^\s\\])\$)"
+    r"|(?P<script>[\^_](?:\{(?:[^{}<\\]|\\[^<]|\{(?:[^{}<\\]|\\[^<]|\{(?:[^{}<\\]|\\[^<])*\})*\})*\}"
+    r"|\\[A-Za-z]+))"
     r"|(?P<macro>\\[A-Za-z]+)(?=\s*[\[{])",
     re.S,
 )
@@ -161,7 +165,8 @@ def encode(
             if not _is_balanced(token):
                 continue
             emitted = _text(token, ascii, warn, math=True)
-        else:
+        else:  # a kept macro, or a superscript/subscript group (``10^{-3}``) that decoding keeps too
+            token = unescape(token) if kind == "script" else token
             if not _is_balanced(token):
                 continue
             emitted = _text(token, ascii, warn, math=True)

@@ -3,7 +3,9 @@ r"""TeX ↔ Unicode for field values: :func:`decode`, :func:`encode`, :func:`pro
 **Decoding** turns a BibTeX value into record text: accents (``\'e``, ``\'{\i}``, ``{\c c}``,
 ``\H{o}``…), special letters (``\ss``, ``\o``, ``\L``…), escapes (``\&``, ``\%``…), ligatures
 (``--`` → –, ``---`` → —, ````` `` ````` → “, ``''`` → ”), ``~`` → U+00A0 and symbols (``\S``, ``\LaTeX``).
-Math (``$…$``, ``$$…$$``, ``\(…\)``, ``\[…\]``) is kept verbatim; macros bibconv does not know
+Math (``$…$``, ``$$…$$``, ``\(…\)``, ``\[…\]``) is kept verbatim, and so are superscripts and subscripts
+outside math — informal TeX of arXiv abstracts: ``1^{+1.39}_{-0.59}``, ``M_{BH}``, ``10^\circ`` (a group
+or a control word after ``^``/``_``; its braces are not a case-protecting group); macros bibconv does not know
 (``\cite{foo}``, ``\unknownmacro{x}``) stay as written, arguments included. Runs of spaces and
 newlines become one space; a bare ``%`` is text (BibTeX values hold no comments); a stray ``}`` is kept.
 The common forms take a table-driven fast path; anything else is parsed
@@ -204,6 +206,11 @@ def _is_character_macro(name: str) -> bool:
     return is_known_macro(name)
 
 
+def _is_script(node: Any) -> bool:
+    """A group or a control word after ``^``/``_``: kept verbatim, as :mod:`bibconv._latex_fast` does."""
+    return _is(node, "LatexGroupNode") or (_is(node, "LatexMacroNode") and node.macroname.isalpha())
+
+
 def _is(node: Any, kind: str) -> bool:
     return type(node).__name__ == kind
 
@@ -221,6 +228,9 @@ class _Renderer:
                 continue
             if _is(node, "LatexCharsNode"):
                 out.append(node.chars)
+                if node.chars.endswith(("^", "_")) and i < len(nodelist) and _is_script(nodelist[i]):
+                    out.append(nodelist[i].latex_verbatim())  # ``10^{-3}``, ``M_{BH}``: as in math
+                    i += 1
             elif _is(node, "LatexGroupNode"):
                 out.append(self.group(node, nocase))
             elif _is(node, "LatexSpecialsNode"):

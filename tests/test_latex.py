@@ -239,6 +239,17 @@ DECODE_CASES: list[tuple[str, str, str | None]] = [
         f"{NC}Al<sub>0.4</sub>Ga<sub>0.6</sub>As</span>",
         "Al0.4Ga0.6As",
     ),  # Unabbreviate_on_import_1436-1.bib
+    # --- superscripts and subscripts outside math stay as written (arXiv abstracts) ---
+    # arxivpy2026_id_astro-ph_0601001.xml
+    (r"(1/310)(1^{+1.39}_{-0.59}) for", "(1/310)(1^{+1.39}_{-0.59}) for", None),
+    (r"M_{BH} and 10^{-4}", "M_{BH} and 10^{-4}", None),  # no nocase span: not a protective group
+    (r"T^{\rm eff}_{\odot} x", r"T^{\rm eff}_{\odot} x", None),
+    (r"a^{b^{c^{d}}} \unknown", r"a^{b^{c^{d}}} \unknown", None),  # deeper than the fast path: parser
+    (r"10^\circ C", r"10^\circ C", None),
+    ("a^b x_1 snake_case", "a^b x_1 snake_case", None),
+    (r"file\_{}name e\{_\}0", "file_name e{_}0", None),  # an escaped underscore is text
+    (r"{M_{BH}} mass", f"{NC}M_{{BH}}</span> mass", "M_{BH} mass"),
+    (r"x^{a\&b}", "x^{a\\&amp;b}", "x^{a\\&b}"),
     # --- whitespace and percent ---
     ("a\n   b\t c", "a b c", None),
     ("  padded  ", "padded", None),
@@ -337,6 +348,13 @@ ENCODE_CASES: list[tuple[str, str, str]] = [
     ("stray</i> close", "stray</i> close", "stray</i> close"),
     ("张伟", "张伟", "张伟"),
     ("α-decay", "α-decay", r"{\ensuremath{\alpha}}-decay"),
+    # superscripts and subscripts outside math are TeX, as decoding keeps them
+    ("(1^{+1.39}_{-0.59})", "(1^{+1.39}_{-0.59})", "(1^{+1.39}_{-0.59})"),
+    ("M_{BH} of 10^\\circ", "M_{BH} of 10^\\circ", "M_{BH} of 10^\\circ"),
+    ("x^{a&amp;b} é^{2}", "x^{a&b} é^{2}", "x^{a&b} {\\'{e}}^{2}"),
+    ("a^b snake_case", r"a\textasciicircum{}b snake\_case", r"a\textasciicircum{}b snake\_case"),
+    ("a^{b and c_{", r"a\textasciicircum{}\{b and c\_\{", r"a\textasciicircum{}\{b and c\_\{"),
+    ("a^{<i>b</i>}", r"a\textasciicircum{}\{\textit{b}\}", r"a\textasciicircum{}\{\textit{b}\}"),
 ]
 
 
