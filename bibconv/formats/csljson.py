@@ -41,6 +41,7 @@ _CSL_TAG = re.compile(
 )
 _ENTITY = re.compile(r"&(?:amp|lt|gt|quot|#38|#60|#62);")
 _JSON_SYNTAX = re.compile(r'\\.|["{}\[\],]')
+_JSON_SPACE = re.compile(r"[ \t\r\n]*")
 _NEXT_ITEM = re.compile(r"\}\s*,\s*(?=\{)")
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#38;": "&", "&#60;": "<", "&#62;": ">"}
 
@@ -271,12 +272,15 @@ def _skip_value(buffer: str, start: int) -> int | None:
 def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, int, Any]]:
     """``(index, line, value)`` for each item of a top-level array, object, or JSON-lines stream.
 
-    A broken item fails through ``ctx.fail``; in lenient mode the reader goes on after it
-    (at the next ``,`` at the array's level), so every other item still comes through.
+    The text is read in growing chunks and walked with an offset, so a whole file on one
+    line (minified JSON) takes linear time. A broken item fails through ``ctx.fail``; in
+    lenient mode the reader goes on after it (at the next ``,`` at the array's level), so
+    every other item still comes through.
     """
     decoder = json.JSONDecoder()
     buffer = ""
-    line = 1  # line and column of buffer[0]
+    pos = 0  # the next unread character of buffer
+    line = 1  # line and column of buffer[pos]
     column = 1
     eof = False
     in_array = None  # unknown until the first significant character
@@ -284,45 +288,45 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
     chunk_size = 1 << 16
 
     def more() -> bool:
-        nonlocal buffer, eof, chunk_size
+        nonlocal buffer, pos, eof, chunk_size
         chunk = text.read(chunk_size)
         if not chunk:
             eof = True
             return False
-        buffer += chunk
+        buffer = buffer[pos:] + chunk
+        pos = 0
         chunk_size = min(chunk_size * 2, 1 << 24)
         return True
 
-    def advance(count: int) -> None:
-        nonlocal buffer, line, column
-        consumed = buffer[:count]
-        newlines = consumed.count("\n")
+    def advance(to: int) -> None:
+        nonlocal pos, line, column
+        newlines = buffer.count("\n", pos, to)
         if newlines:
             line += newlines
-            column = count - consumed.rfind("\n")
+            column = to - buffer.rfind("\n", pos, to)
         else:
-            column += count
-        buffer = buffer[count:]
+            column += to - pos
+        pos = to
 
-    def skip(chars: str) -> None:
+    def skip() -> None:
         while True:
-            advance(len(buffer) - len(buffer.lstrip(chars)))
-            if buffer or eof or not more():
+            advance(_JSON_SPACE.match(buffer, pos).end())  # type: ignore[union-attr]
+            if pos < len(buffer) or eof or not more():
                 return
 
-    def error(message: str, offset: int = 0) -> ParseError:
-        prefix = buffer[:offset]
-        newlines = prefix.count("\n")
-        col = offset - prefix.rfind("\n") if newlines else column + offset
+    def error(message: str, at: int | None = None) -> ParseError:
+        at = pos if at is None else at
+        newlines = buffer.count("\n", pos, at)
+        col = at - buffer.rfind("\n", pos, at) if newlines else column + at - pos
         return ParseError(message, ctx.span(line + newlines, col))
 
     def resync(problem: ParseError) -> bool:
-        """Fail the item at buffer[0]; True when reading can go on after it."""
+        """Fail the item at ``pos``; True when reading can go on after it."""
         ctx.fail(problem)  # raises in strict mode
-        while (end := _skip_value(buffer, 0)) is None:
+        while (end := _skip_value(buffer, pos)) is None:
             if eof or not more():
                 # A string left open swallows what follows: go on at the next "},{" instead.
-                found = _NEXT_ITEM.search(buffer)
+                found = _NEXT_ITEM.search(buffer, pos)
                 if found is None:
                     return False
                 end = found.start() + 1
@@ -330,27 +334,28 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
         advance(end)
         return True
 
-    skip(" \t\r\n")
-    if not buffer:
+    skip()
+    if pos >= len(buffer):
         return
-    if buffer[0] == "[":
+    if buffer[pos] == "[":
         in_array = True
-        advance(1)
+        advance(pos + 1)
     while True:
-        skip(" \t\r\n")
-        if in_array and buffer.startswith("]"):
-            advance(1)
-            skip(" \t\r\n")
-            if buffer:
+        skip()
+        if in_array and buffer.startswith("]", pos):
+            advance(pos + 1)
+            skip()
+            if pos < len(buffer):
                 ctx.fail(error("unexpected text after the end of the array"))
             return
-        if not buffer:
+        if pos >= len(buffer):
             if in_array:
                 ctx.fail(error("the array is not closed (missing ']'); the file may be truncated"))
             return
+        end: int | None = None
         while True:
             try:
-                value, end = decoder.raw_decode(buffer)
+                value, end = decoder.raw_decode(buffer, pos)
                 break
             except json.JSONDecodeError as exc:
                 if not eof and more():
@@ -365,22 +370,21 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
                 return
             if not resync(problem):
                 return
-            value = end = None  # type: ignore[assignment]
             break
         if end is not None:
             yield index, line, value
             advance(end)
         index += 1
-        skip(" \t\r\n")
+        skip()
         if in_array:
-            if buffer.startswith(","):
-                advance(1)
-            elif not buffer.startswith("]"):
+            if buffer.startswith(",", pos):
+                advance(pos + 1)
+            elif not buffer.startswith("]", pos):
                 problem = error("expected ',' or ']' between items")
                 if not resync(problem):
                     return
-                if buffer.startswith(","):
-                    advance(1)
+                if buffer.startswith(",", pos):
+                    advance(pos + 1)
 
 
 @register
