@@ -4,10 +4,14 @@ Used through :mod:`bibconv.latex`. ``encode`` takes record text (Unicode, CSL ri
 ``&amp; &lt; &gt;``, TeX math between ``$``) and returns a field body that :func:`bibconv.latex.decode`
 reads back to the same text. The rules:
 
-* Plain text: ``& % $ # _ { }`` become ``\&`` … ``\}``; ``~ ^ \`` become ``\textasciitilde{}``,
+* Plain text: ``& % $ # _`` become ``\&`` … ``\_``; ``~ ^ \`` become ``\textasciitilde{}``,
   ``\textasciicircum{}``, ``\textbackslash{}``; U+00A0 becomes ``~``; ASCII sequences TeX would turn into
-  ligatures are split (``-{}-``, ```{}```, ``'{}'``). Every literal brace is escaped, so the output's
-  braces are always balanced and a value can never close its field early.
+  ligatures are split (``-{}-``, ```{}```, ``'{}'``). Literal braces that pair up (in order, across
+  markup) become ``\{`` … ``\}``; a lone one becomes ``{\textbraceleft}``/``{\textbraceright}``, since
+  BibTeX (and biber's btparse) count ``\{`` as a brace: the braced control word is one "special
+  character" to BibTeX, so initials, case changes and sorting treat it as one letter (``\textbraceleft{}``
+  would give the initial ``t.``). The output's braces are balanced both for TeX and for BibTeX, so a value
+  can never close its field early. The noncharacters U+FDD4/U+FDD5 are used internally and removed.
 * Passed through as TeX: math spans (``$$…$$``, ``\(…\)``, ``\[…\]``, and ``$…$`` by pandoc's rule: no
   space just inside the dollars, and a digit right after the closing one only when the span holds
   ``\ ^ _ {`` — so ``$10 and $20`` is text but ``$\pm$0.1`` is math; a span never crosses a tag) and
@@ -15,7 +19,7 @@ reads back to the same text. The rules:
   ``\unknownmacro{x}``); a macro ``decode`` would interpret (``\textit{x}`` as text) is escaped.
   Superscript and subscript groups (``10^{-3}``, ``M_{BH}``, ``10^\circ``) are TeX too, as decoding keeps
   them; a lone ``^``/``_`` is text (``\textasciicircum{}``, ``\_``), which reads back the same.
-  A span with unbalanced braces is treated as text.
+  A span whose braces are unbalanced, for TeX or for BibTeX (``$\}$``), is treated as text.
 * Rich text: ``<span class="nocase">X</span>`` → ``{X}``, ``<i>`` → ``\textit{}``, ``<b>`` → ``\textbf{}``,
   small caps → ``\textsc{}``, ``<sup>``/``<sub>`` → ``\textsuperscript{}``/``\textsubscript{}``.
 * ``ascii=True``: each non-ASCII character in a braced form classic ``bibtex`` and biber both read —
@@ -55,14 +59,15 @@ _TOKEN_RE = re.compile(
 )
 _DIGIT_AFTER_RE = re.compile(r"\d")
 _TEXISH_RE = re.compile(r"[\\^_{]")
+_LB, _RB = "\ufdd4", "\ufdd5"  # literal braces until paired; removed from input
 _SPECIALS = {
     "&": r"\&",
     "%": r"\%",
     "$": r"\$",
     "#": r"\#",
     "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
+    "{": _LB,  # paired by _pair_braces
+    "}": _RB,
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
     "\\": r"\textbackslash{}",
@@ -104,9 +109,16 @@ def _balanced_end(text: str, start: int) -> int:
 
 
 def _is_balanced(text: str) -> bool:
-    depth = 0
+    """Balanced both for TeX (``\\{`` is a character) and for BibTeX (every brace counts)."""
+    depth = literal = 0
     skip = False
     for ch in text:
+        if ch == "{":
+            literal += 1
+        elif ch == "}":
+            literal -= 1
+            if literal < 0:
+                return False
         if skip:
             skip = False
         elif ch == "\\":
@@ -117,7 +129,7 @@ def _is_balanced(text: str) -> bool:
             depth -= 1
             if depth < 0:
                 return False
-    return depth == 0
+    return depth == 0 and literal == 0
 
 
 def encode(
@@ -131,6 +143,8 @@ def encode(
     >>> encode('<span class="nocase">DNA</span> &amp; R_2 in $\\alpha$')
     '{DNA} \\& R\\_2 in $\\alpha$'
     """
+    if _LB in text or _RB in text:
+        text = text.replace(_LB, "").replace(_RB, "")
     out: list[str] = []
     stack: list[str] = []
     pos = 0
@@ -175,7 +189,30 @@ def encode(
         pos = end
     out.append(_text(unescape(text[pos:]), ascii, warn))
     out.extend("}" * len(stack))
-    return "".join(out)
+    body = "".join(out)
+    return _pair_braces(body) if _LB in body or _RB in body else body
+
+
+def _pair_braces(body: str) -> str:
+    r"""Literal braces: ``\{``/``\}`` where they pair up, ``{\textbraceleft}``/``{\textbraceright}`` alone.
+
+    BibTeX counts ``\{`` as a brace, so a lone one would unbalance the value; the braced control word is
+    one "special character" to BibTeX (initials, case changes and sorting treat it as one letter).
+    """
+    chars = list(body)
+    opened: list[int] = []
+    for i, ch in enumerate(chars):
+        if ch == _LB:
+            opened.append(i)
+        elif ch == _RB:
+            if opened:
+                chars[opened.pop()] = "\\{"
+                chars[i] = "\\}"
+            else:
+                chars[i] = "{\\textbraceright}"
+    for i in opened:
+        chars[i] = "{\\textbraceleft}"
+    return "".join(chars)
 
 
 def _same(text: str) -> str:

@@ -319,7 +319,13 @@ ENCODE_CASES: list[tuple[str, str, str]] = [
     ("R&D 50% $5 #1 a_b", r"R\&D 50\% \$5 \#1 a\_b", r"R\&D 50\% \$5 \#1 a\_b"),
     ("R&amp;D &lt;x&gt;", r"R\&D <x>", r"R\&D <x>"),
     ("{braces}", r"\{braces\}", r"\{braces\}"),
-    ("unbalanced { or }", r"unbalanced \{ or \}", r"unbalanced \{ or \}"),
+    ("paired { or }", r"paired \{ or \}", r"paired \{ or \}"),
+    # a lone brace: BibTeX counts ``\{`` as a brace, so it is a special character instead
+    ("} and {", r"{\textbraceright} and {\textbraceleft}", r"{\textbraceright} and {\textbraceleft}"),
+    ("{a {b} c", r"{\textbraceleft}a \{b\} c", r"{\textbraceleft}a \{b\} c"),
+    ("<i>{</i>}", r"\textit{\{}\}", r"\textit{\{}\}"),
+    ("$\\}$ x", r"\$\textbackslash{}{\textbraceright}\$ x", r"\$\textbackslash{}{\textbraceright}\$ x"),
+    ("\ufdd4x\ufdd5", "x", "x"),  # the noncharacters used for pairing are removed
     ("a~b^c\\d", r"a\textasciitilde{}b\textasciicircum{}c\textbackslash{}d", ""),
     (f"J.{NBSP}R.", "J.~R.", "J.~R."),
     ("1--10", "1-{}-10", "1-{}-10"),
@@ -333,11 +339,11 @@ ENCODE_CASES: list[tuple[str, str, str]] = [
     ("$a&lt;b$", "$a<b$", "$a<b$"),
     ("from $10 to $20", r"from \$10 to \$20", r"from \$10 to \$20"),
     ("$ x$", r"\$ x\$", r"\$ x\$"),
-    ("$a}$", r"\$a\}\$", r"\$a\}\$"),
+    ("$a}$", r"\$a{\textbraceright}\$", r"\$a{\textbraceright}\$"),
     ("see \\cite{foo}", "see \\cite{foo}", "see \\cite{foo}"),
     ("\\cite[p.~3]{foo}", "\\cite[p.~3]{foo}", "\\cite[p.~3]{foo}"),
     ("\\unknownmacro{x} y", "\\unknownmacro{x} y", "\\unknownmacro{x} y"),
-    ("\\bad{", r"\textbackslash{}bad\{", r"\textbackslash{}bad\{"),
+    ("\\bad{", r"\textbackslash{}bad{\textbraceleft}", r"\textbackslash{}bad{\textbraceleft}"),
     ("\\foo bar", r"\textbackslash{}foo bar", r"\textbackslash{}foo bar"),
     (f"{NC}DNA</span> repair", "{DNA} repair", "{DNA} repair"),
     ("<i>in vivo</i>", r"\textit{in vivo}", r"\textit{in vivo}"),
@@ -353,7 +359,11 @@ ENCODE_CASES: list[tuple[str, str, str]] = [
     ("M_{BH} of 10^\\circ", "M_{BH} of 10^\\circ", "M_{BH} of 10^\\circ"),
     ("x^{a&amp;b} é^{2}", "x^{a&b} é^{2}", "x^{a&b} {\\'{e}}^{2}"),
     ("a^b snake_case", r"a\textasciicircum{}b snake\_case", r"a\textasciicircum{}b snake\_case"),
-    ("a^{b and c_{", r"a\textasciicircum{}\{b and c\_\{", r"a\textasciicircum{}\{b and c\_\{"),
+    (
+        "a^{b and c_{",
+        r"a\textasciicircum{}{\textbraceleft}b and c\_{\textbraceleft}",
+        r"a\textasciicircum{}{\textbraceleft}b and c\_{\textbraceleft}",
+    ),
     ("a^{<i>b</i>}", r"a\textasciicircum{}\{\textit{b}\}", r"a\textasciicircum{}\{\textit{b}\}"),
 ]
 
@@ -364,6 +374,7 @@ NOT_CANONICAL = {
     "R&D 50% $5 #1 a_b": "R&amp;D 50% $5 #1 a_b",
     "<i>unclosed": "<i>unclosed</i>",
     "stray</i> close": "stray&lt;/i&gt; close",
+    "\ufdd4x\ufdd5": "x",
 }
 
 
@@ -503,10 +514,12 @@ def test_roundtrip_rich_text_and_math(text: str) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=40))
 def test_encode_output_is_balanced_and_decodes(text: str) -> None:
-    for value in (encode(text), encode(text, ascii=True)):
-        depth = 0
+    for value in (encode(text), encode(text, ascii=True), encode(text, markup=False)):
+        depth = literal = 0  # as TeX and bibtexparser count, and as BibTeX counts (``\{`` too)
         escaped = False
         for ch in value:
+            literal += {"{": 1, "}": -1}.get(ch, 0)
+            assert literal >= 0, value
             if escaped:
                 escaped = False
             elif ch == "\\":
@@ -517,6 +530,7 @@ def test_encode_output_is_balanced_and_decodes(text: str) -> None:
                 depth -= 1
                 assert depth >= 0
         assert depth == 0
+        assert literal == 0, value
         decode(value)
         decode(value, markup=False)
 
@@ -578,6 +592,43 @@ def test_protect_case_keeps_raw_tex(tex: str) -> None:
     protected = protect_case(tex)
     assert protect_case(protected) == protected
     assert _without_nocase(decode(protected)) == _without_nocase(decode(tex)), (tex, protected)
+
+
+def test_lone_braces_pass_bibtex_and_biber(tmp_path: Path) -> None:
+    """``bibtex`` and ``biber`` read encoded lone braces without error; initials stay one letter."""
+    import subprocess
+
+    from tests.tools import require_tool
+
+    values = ["} and {", "a { b", "{x} }y{", "$\\}$", "Set {1, 2"]
+    entries = [
+        f"@misc{{k{i},\n  author = {{Doe, {encode(v, markup=False)}Jane and {{{encode(v)}}}}},\n"
+        f"  title = {{{protect_case(encode(v))} Title}},\n  year = {{2020}},\n}}\n"
+        for i, v in enumerate(values)
+    ]
+    (tmp_path / "refs.bib").write_text("\n".join(entries), encoding="utf-8")
+    (tmp_path / "doc.aux").write_text("\\citation{*}\n\\bibdata{refs}\n\\bibstyle{abbrv}\n", encoding="utf-8")
+    done = subprocess.run([require_tool("bibtex"), "doc"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout
+    assert "Warning" not in done.stdout, done.stdout
+    bbl = (tmp_path / "doc.bbl").read_text(encoding="utf-8")
+    assert bbl.count("\\bibitem") == len(values)
+    assert "{\\textbraceright}.~Doe" in bbl  # the initial of ``{\textbraceright} and …``
+    done = subprocess.run(
+        [
+            require_tool("biber"),
+            "--tool",
+            "--output-file",
+            str(tmp_path / "out.bib"),
+            str(tmp_path / "refs.bib"),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout
+    assert "ERROR" not in done.stdout, done.stdout
+    assert "WARN" not in done.stdout, done.stdout
+    assert (tmp_path / "out.bib").read_text(encoding="utf-8").count("{\\textbraceleft}") >= 4
 
 
 # --- real .bib values ---------------------------------------------------------------------------

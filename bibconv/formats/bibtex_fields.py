@@ -55,21 +55,8 @@ _NEWLINES_RE = re.compile(r"\s*[\r\n]\s*")
 
 
 def decode(raw: str) -> str:
-    r"""Rich text of a TeX value; ``\textbraceleft{}``/``\textbraceright{}`` (lone braces) read back."""
-    text = latex.decode(raw)
-    if "\\textbrace" in text:
-        text = text.replace("\\textbraceleft{}", "{").replace("\\textbraceright{}", "}")
-    return text
-
-
-def _unbrace_name(name: Name) -> Name:
-    """A name whose parts had lone braces, written ``\\textbraceleft{}`` by the writers."""
-    parts = {
-        key: value.replace("\\textbraceleft{}", "{").replace("\\textbraceright{}", "}")
-        for key in ("family", "given", "non_dropping_particle", "dropping_particle", "suffix", "literal")
-        if isinstance(value := getattr(name, key), str)
-    }
-    return Name(**parts, affiliation=name.affiliation)
+    r"""Rich text of a TeX value (lone braces, ``{\textbraceleft}``, are read by :func:`latex.decode`)."""
+    return latex.decode(raw)
 
 
 def verbatim(raw: str) -> str:
@@ -197,11 +184,8 @@ def _arxiv_details(arxiv: Arxiv, fields: dict[str, str], consumed: set[str]) -> 
 
 
 def plain(raw: str) -> str:
-    r"""Plain Unicode of a TeX value (names, affiliations, arXiv comments); lone braces read back."""
-    text = latex.decode(raw, markup=False)
-    if "\textbrace" in text:
-        text = text.replace("\textbraceleft{}", "{").replace("\textbraceright{}", "}")
-    return text
+    r"""Plain Unicode of a TeX value (names, affiliations, arXiv comments)."""
+    return latex.decode(raw, markup=False)
 
 
 def _paragraphs(raw: str) -> list[str]:
@@ -344,9 +328,7 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
             var = m.NAME_FIELDS[name]
             if var not in names:
                 people: Sequence[Name] = split_bibtex_names(raw, warn=warn)
-                names[var] = (
-                    tuple(_unbrace_name(p) for p in people) if "\\textbrace" in raw else tuple(people)
-                )
+                names[var] = tuple(people)
                 continue
         elif name in m.DATE_FIELDS:
             var = m.DATE_FIELDS[name]

@@ -8,10 +8,10 @@ a string such as ``"\t"``), a blank line between entries. Keys come from :class:
 names through :func:`bibconv.names.format_bibtex_name`; identifiers (URL, DOI…) are written as they are.
 
 **Safe values.** Every value is written on one line between braces that BibTeX and bibtexparser both
-see balanced: a lone brace is written ``\textbraceleft{}``/``\textbraceright{}`` (BibTeX counts ``\{``
-as a brace), a kept raw value that is not balanced both ways is written encoded instead, and line
-breaks become spaces, so no value can close its field, start an entry (``@`` at a line start) or
-inject a macro.
+see balanced: :func:`latex.encode` writes a lone brace ``{\textbraceleft}``/``{\textbraceright}``
+(BibTeX counts ``\{`` as a brace), a kept raw value that is not balanced both ways is written encoded
+instead, and line breaks become spaces, so no value can close its field, start an entry (``@`` at a line
+start) or inject a macro.
 
 **arXiv.** A preprint (type ``article`` with an arXiv block) is written as arXiv's own export does:
 ``@misc`` with ``eprint`` (no version), ``archivePrefix = {arXiv}``, ``primaryClass``, ``doi`` and
@@ -85,11 +85,9 @@ def _braces_ok(text: str) -> bool:
 
 
 def _safe(body: str) -> str:
-    """An encoded value made safe: one line, balanced braces both ways."""
+    """An encoded value on one line (:func:`latex.encode` balances braces both ways)."""
     if "\n" in body or "\r" in body:
         body = _NEWLINES_RE.sub(" ", body)
-    if not _braces_ok(body):
-        body = body.replace("\\{", "\\textbraceleft{}").replace("\\}", "\\textbraceright{}")
     return body
 
 
