@@ -78,8 +78,8 @@ class ParseError(ReadError):
     >>> try:
     ...     bibconv.read('[{"id": "a", "type": "book"', "csljson")
     ... except bibconv.ParseError as exc:
-    ...     print(exc.span.line, exc.span.column)
-    1 27
+    ...     print(exc.span)
+    <input>:1:28
     """
 
 
