@@ -213,17 +213,28 @@ class _Prefixed(io.RawIOBase):
 
 
 def iter_lines(text: IO[str]) -> Iterator[tuple[int, str]]:
-    """``(line number, line without its end)`` for every line; CR, LF and CRLF all end a line."""
+    """``(line number, line without its end)`` for every line; CR, LF and CRLF all end a line.
+
+    Each chunk is split once, so a line of any length costs time in proportion to it.
+    """
     number = 0
-    pending = ""
+    parts: list[str] = []  # the pieces of the line being read
+    held_cr = False
     for chunk in iter(lambda: text.read(1 << 16), ""):
-        pending += chunk
+        if held_cr:
+            chunk = "\r" + chunk
         # A chunk ending in CR may be the first half of a CRLF: decide with the next one.
-        held_cr = pending.endswith("\r")
-        lines = pending[: -1 if held_cr else None].replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        pending = lines.pop() + ("\r" if held_cr else "")
-        for line in lines:
+        held_cr = chunk.endswith("\r")
+        lines = chunk[: -1 if held_cr else None].replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        parts.append(lines[0])
+        if len(lines) == 1:
+            continue
+        number += 1
+        yield number, "".join(parts)
+        for line in lines[1:-1]:
             number += 1
             yield number, line
-    if pending:
-        yield number + 1, pending.rstrip("\r")
+        parts = [lines[-1]]
+    tail = "".join(parts)
+    if tail or held_cr:
+        yield number + 1, tail
