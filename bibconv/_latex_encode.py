@@ -19,7 +19,9 @@ reads back to the same text. The rules:
   ``\unknownmacro{x}``); a macro ``decode`` would interpret (``\textit{x}`` as text) is escaped.
   Superscript and subscript groups (``10^{-3}``, ``M_{BH}``, ``10^\circ``) are TeX too, as decoding keeps
   them; a lone ``^``/``_`` is text (``\textasciicircum{}``, ``\_``), which reads back the same.
-  A span whose braces are unbalanced, for TeX or for BibTeX (``$\}$``), is treated as text.
+  A span whose braces are unbalanced, for TeX or for BibTeX (``$\}$``), is treated as text, and so is
+  one holding TeX that reads or writes files, runs programs or redefines things (``\input``, ``\write``,
+  ``\def``, ``\catcode``, ``^^``…): record text may come from any page and must not act in a LaTeX run.
 * Rich text: ``<span class="nocase">X</span>`` → ``{X}``, ``<i>`` → ``\textit{}``, ``<b>`` → ``\textbf{}``,
   small caps → ``\textsc{}``, ``<sup>``/``<sub>`` → ``\textsuperscript{}``/``\textsubscript{}``.
 * ``ascii=True``: each non-ASCII character in a braced form classic ``bibtex`` and biber both read —
@@ -58,6 +60,18 @@ _TOKEN_RE = re.compile(
     re.S,
 )
 _DIGIT_AFTER_RE = re.compile(r"\d")
+# TeX that reads or writes files, runs programs or redefines the input's meaning: never passed
+# through from record text (which may come from any web page), so a value cannot make a LaTeX run
+# read /etc/passwd or (with shell escape) run a command. ``^^5c`` is TeX's spelling of ``\``.
+_UNSAFE_TEX_RE = re.compile(
+    r"\\(?:input|include|includeonly|InputIfFileExists|IfFileExists|openin|openout|closein|closeout"
+    r"|read|readline|write|immediate|newread|newwrite|endinput|special|directlua|latelua|luaexec"
+    r"|ShellEscape|pdffiledump|pdfobj|pdfximage|pdfmdfivesum|pdffilesize|includegraphics"
+    r"|verbatiminput|lstinputlisting|catcode|def|edef|gdef|xdef|let|futurelet|csname|expandafter"
+    r"|scantokens|newcommand|renewcommand|providecommand|DeclareRobustCommand|usepackage"
+    r"|RequirePackage|documentclass|global|every[A-Za-z]*|afterassignment|aftergroup|output|shipout"
+    r"|end|dump|batchmode|nonstopmode|scrollmode|errorstopmode|errmessage|jobname)(?![A-Za-z])|\^\^"
+)
 _TEXISH_RE = re.compile(r"[\\^_{]")
 _LB, _RB = "\ufdd4", "\ufdd5"  # literal braces until paired; removed from input
 _SPECIALS = {
@@ -176,12 +190,12 @@ def encode(
             if _DIGIT_AFTER_RE.match(text, m.end()) and not _TEXISH_RE.search(token):
                 continue  # ``$20 and $30``: a closing dollar before a digit must look like TeX
             token = unescape(token)
-            if not _is_balanced(token):
+            if not _is_balanced(token) or _UNSAFE_TEX_RE.search(token):
                 continue
             emitted = _text(token, ascii, warn, math=True)
         else:  # a kept macro, or a superscript/subscript group (``10^{-3}``) that decoding keeps too
             token = unescape(token) if kind == "script" else token
-            if not _is_balanced(token):
+            if not _is_balanced(token) or _UNSAFE_TEX_RE.search(token):
                 continue
             emitted = _text(token, ascii, warn, math=True)
         out.append(_text(unescape(text[pos : m.start()]), ascii, warn))
