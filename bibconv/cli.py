@@ -146,6 +146,21 @@ def _select(
     return records
 
 
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def _parse_size(value: str | None, param: click.Parameter) -> int | None:
+    """``1500``, ``64K``, ``10M``, ``2G`` → bytes."""
+    if value is None:
+        return None
+    text = value.strip().upper().removesuffix("B")
+    unit = text[-1:] if text[-1:] in _SIZE_UNITS else ""
+    number = text[: len(text) - len(unit)]
+    if not number.isdigit() or int(number) == 0:
+        raise click.BadParameter(f"{value!r} is not a size like 1500, 64K, 10M or 2G", param=param)
+    return int(number) * _SIZE_UNITS[unit]
+
+
 def _guard(body: Callable[[], None]) -> None:
     """Run a command body, turning library errors into messages and exit codes."""
     try:
@@ -223,6 +238,24 @@ def main() -> None:
     show_default=True,
     help="arXiv: date a preprint by its first version or by the version read.",
 )
+@click.option(
+    "--max-input-size",
+    metavar="SIZE",
+    callback=lambda ctx, param, value: _parse_size(value, param),
+    help="Largest input accepted, in bytes (suffix K, M or G; default 16G).",
+)
+@click.option(
+    "--max-field-size",
+    type=click.IntRange(min=1),
+    metavar="CHARS",
+    help="Longest field value accepted (default 10,000,000 characters).",
+)
+@click.option(
+    "--max-names",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Longest name list accepted (default 20,000).",
+)
 def convert(
     inputs: tuple[str, ...],
     from_: str | None,
@@ -237,6 +270,9 @@ def convert(
     limit: int | None,
     jobs: int | None,
     arxiv_date: str,
+    max_input_size: int | None,
+    max_field_size: int | None,
+    max_names: int | None,
 ) -> None:
     """Convert INPUT files (or standard input) to another format.
 
@@ -273,7 +309,15 @@ def convert(
                 if source != "-" and os.path.exists(source) and same_file(source, output):
                     raise OutputError(f"{output}: the output would overwrite the input {source}")
         writer = get_writer(target)
-        read_options = {"arxiv_date": arxiv_date}
+        read_options: dict[str, Any] = {"arxiv_date": arxiv_date}
+        if max_input_size or max_field_size or max_names:
+            from bibconv.limits import DEFAULT_LIMITS, Limits
+
+            read_options["limits"] = Limits(
+                max_input_bytes=max_input_size or DEFAULT_LIMITS.max_input_bytes,
+                max_field_chars=max_field_size or DEFAULT_LIMITS.max_field_chars,
+                max_names=max_names or DEFAULT_LIMITS.max_names,
+            )
         write_options: dict[str, Any] = {"ascii": ascii_}
         if key_format:
             write_options["key_format"] = key_format

@@ -32,3 +32,26 @@ def test_long_field_and_long_name_list() -> None:
     assert [r.id for r in records] == ["ok"]
     assert [d.record_id for d in diagnostics] == ["long", "many"]
     assert "'author' has 11 names, over the limit of 10" in str(diagnostics[1])
+
+
+def test_cli_limit_options(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from click.testing import CliRunner
+
+    from bibconv.cli import main
+
+    src = tmp_path / "in.json"
+    src.write_text(json.dumps([{"id": "a", "type": "book", "title": "x" * 200}]))
+    runner = CliRunner()
+    field = runner.invoke(main, ["convert", str(src), "-t", "csljson", "--max-field-size", "100"])
+    assert field.exit_code == 1
+    assert "field 'title' has 200 characters, over the limit of 100 (entry a)" in field.stderr
+    size = runner.invoke(main, ["convert", str(src), "-t", "csljson", "--max-input-size", "100"])
+    assert size.exit_code == 1
+    assert "input is larger than the limit of 100 bytes" in size.stderr
+    ok = runner.invoke(
+        main, ["convert", str(src), "-t", "csljson", "--max-input-size", "1K", "--max-names", "5"]
+    )
+    assert ok.exit_code == 0
+    bad = runner.invoke(main, ["convert", str(src), "-t", "csljson", "--max-input-size", "1x"])
+    assert bad.exit_code == 2
+    assert "is not a size like 1500, 64K, 10M or 2G" in bad.stderr
