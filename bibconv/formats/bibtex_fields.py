@@ -113,6 +113,9 @@ def _arxiv(fields: dict[str, str], entry: str) -> tuple[Arxiv | None, set[str], 
         found = parse_arxiv_id(verbatim(eprint), bare=True)
         if found:
             consumed.update(f for f in _ARXIV_FIELDS if f in fields)
+            version = verbatim(fields.get("arxivversion", ""))
+            if found[1] is None and version.isdigit():  # before URLs, which may name other versions
+                found = (found[0], int(version))
     classes = (fields.get("primaryclass") or fields.get("eprintclass") or "").strip() if found else ""
     for name in _SEARCH_FIELDS:
         value = fields.get(name)

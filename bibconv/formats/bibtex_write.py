@@ -43,7 +43,15 @@ from bibconv.formats.bibtex_fields import PREPRINT_TYPES
 from bibconv.model import Date, Record
 from bibconv.registry import WriteContext, register
 
-__all__ = ["BiblatexWriter", "BibtexWriter", "entry_text"]
+__all__ = [
+    "BiblatexWriter",
+    "BibtexWriter",
+    "entry_text",
+    "entry_type_for",
+    "number_field",
+    "number_order",
+    "read_type",
+]
 
 _RESERVED = frozenset({"bibtex:entrytype", "bibtex:before", "bibtex:after"})
 _VERBATIM_VARS = {
@@ -157,7 +165,8 @@ class _Fields:
         return ",\n".join(f"{indent}{_DISPLAY.get(n, n)} = {self.values[n]}" for n in names)
 
 
-def _entry_type(record: Record, dialect: str) -> str:
+def entry_type_for(record: Record, dialect: str) -> str:
+    """The entry type a dialect writes ``record`` as (a kept source type when it still fits)."""
     if record.arxiv is not None and record.type == "article":
         return "online" if dialect == "biblatex" else "misc"
     kept = record.extra.get("bibtex:entrytype")
@@ -183,15 +192,21 @@ def read_type(record: Record, entry: str) -> str:
     return m.csl_type(low)
 
 
+_NUMBERS = ("number", "issue", "collection-number")
+
+
 def number_order(record: Record, record_type: str) -> list[str]:
-    """The record's fields, the one ``number`` reads back as first (it wins the ``number`` field)."""
+    """The record's fields, the one ``number`` reads back as first (it wins the ``number`` field),
+    then the others in a fixed order, so that equal records give equal entries."""
     natural = m.NUMBER_BY_TYPE.get(record_type, "number")
-    return sorted(
-        record.fields, key=lambda var: var in ("number", "issue", "collection-number") and var != natural
-    )
+
+    def rank(var: str) -> tuple[bool, int]:
+        return (var in _NUMBERS and var != natural, _NUMBERS.index(var) if var in _NUMBERS else 0)
+
+    return sorted(record.fields, key=rank)
 
 
-def _number_field(var: str, record_type: str) -> str | None:
+def number_field(var: str, record_type: str) -> str | None:
     """``number`` holds the issue of an article, the series number of a book, else the number."""
     if var not in ("number", "issue", "collection-number"):
         return None
@@ -284,7 +299,7 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
 
     from bibconv.names import format_bibtex_name
 
-    entry = _entry_type(record, dialect)
+    entry = entry_type_for(record, dialect)
     low = entry.lower()
     fields = _Fields(encode, warn)
     for var, people in record.names.items():
@@ -306,7 +321,7 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
         elif var in _VERBATIM_VARS:  # identifiers are kept as they are, not as rich text
             fields.put(_VERBATIM_VARS[var], value, raw=_braces_ok(value))
         else:
-            name = _number_field(var, reads_as) or m.field_for(var, dialect, low)
+            name = number_field(var, reads_as) or m.field_for(var, dialect, low)
             if name is None:
                 warn(f"field {var!r} has no BibTeX field; not written")
             elif var == "page":

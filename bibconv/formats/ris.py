@@ -261,7 +261,10 @@ class Projector:
         return lines
 
     def _names(self, record: Record, out: dict[str, list[str]]) -> None:
-        for var, people in record.names.items():
+        order = list(NAME_TAGS)  # AD lines follow the AU, A2… order, whatever the record's order
+        for var, people in sorted(
+            record.names.items(), key=lambda i: order.index(i[0]) if i[0] in order else 9
+        ):
             tag = NAME_TAGS.get(var)
             if tag is None:
                 self._warn(f"name:{var}", f"RIS has no tag for {var!r} names; dropped", record)
