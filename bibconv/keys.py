@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from bibconv.latex import strip_markup
 from bibconv.model import Name, Record
@@ -49,12 +50,16 @@ _NEW_ARXIV_RE = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5})(?:v\d+)?$", re.IGNOREC
 
 
 def _ascii(text: str) -> str:
+    if text.isascii():
+        return text
     from unidecode import unidecode
 
     return unidecode(text)
 
 
+@lru_cache(maxsize=8192)
 def _alnum(text: str) -> str:
+    """``[A-Za-z0-9]`` of ``text`` folded to ASCII (words repeat across titles: cached, bounded)."""
     return _NON_ALNUM_RE.sub("", _ascii(text))
 
 
@@ -93,8 +98,15 @@ def _title_words(text: str) -> list[str]:
     return [w for w in _WORD_SPLIT_RE.split(text) if _alnum(w)]
 
 
-def _significant(words: list[str]) -> list[str]:
-    return [w for w in words if w.lower() not in STOP_WORDS and _alnum(w.lower()) not in STOP_WORDS]
+def _significant(text: str, count: int) -> list[str]:
+    """The first ``count`` title words (split on spaces) that have letters or digits and are no stop words."""
+    words: list[str] = []
+    for word in text.split():
+        if _alnum(word) and word.lower() not in STOP_WORDS and _alnum(word.lower()) not in STOP_WORDS:
+            words.append(word)
+            if len(words) == count:
+                break
+    return words
 
 
 def _id_key(record: Record) -> str | None:
@@ -129,13 +141,12 @@ def make_key(record: Record, pattern: str = "authyeartitle") -> str:
     if pattern == "authyear":
         return (author + year).lower()
     if pattern == "arxiv":
-        words = [w for w in _plain_title(record).split() if _alnum(w)]
-        title = "".join(_alnum(w) for w in _significant(words)[:4])
+        title = "".join(_alnum(w) for w in _significant(_plain_title(record), 4))
         return (author + year + title).lower()
-    words = _significant([w for w in _plain_title(record).split() if _alnum(w)])
     if pattern == "bbt":
-        short = "".join(_alnum(w)[:1].upper() + _alnum(w)[1:] for w in words[:3])
+        short = "".join(_alnum(w)[:1].upper() + _alnum(w)[1:] for w in _significant(_plain_title(record), 3))
         return author.lower() + short + year
+    words = _significant(_plain_title(record), 1)
     title = _alnum(words[0]) if words else ""
     return (author + year + title).lower()
 

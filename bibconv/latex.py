@@ -40,9 +40,7 @@ from bibconv._latex_fast import OPEN as _OPEN
 from bibconv._latex_fast import PCT as _PCT
 from bibconv._latex_fast import SEP as _SEP
 from bibconv._latex_fast import accent as _accent
-from bibconv._latex_fast import close_mark as _close
 from bibconv._latex_fast import fast_decode
-from bibconv._latex_fast import open_mark as _open
 from bibconv._latex_fast import wrap as _wrap
 from bibconv._latex_tables import (
     ACCENTS,
@@ -59,14 +57,15 @@ from bibconv._latex_tables import (
 __all__ = ["decode", "encode", "escape_markup", "has_tex", "is_known_macro", "protect_case", "strip_markup"]
 
 _TEX_RE = re.compile(r"[\\{}$~]|--|``|''|!`|\?`")
-_SPACE_RE = re.compile(r"[ \t\r\n\f\v]+")
+# Whitespace that is not already one space: single spaces are left alone (no copy for them).
+_SPACE_RE = re.compile(r"[\t\r\n\f\v][ \t\r\n\f\v]*| [ \t\r\n\f\v]+")
 _SENTINEL_RE = re.compile("[\ufdd0-\ufdd3]")
 _PERCENT_RE = re.compile(r"(?<!\\)((?:\\\\)*)%")
 _WS = " \t\r\n\f\v"
 _BRACE_RE = re.compile(r"\\.|[{}]", re.S)
 _ONE_MARK = f"(?:{_OPEN}|{_CLOSE})\\w+{_SEP}"
-_TAG_RUN_RE = re.compile(f"(?:{_ONE_MARK}| )*{_ONE_MARK}(?:{_ONE_MARK}| )*")
-_EMPTY_TAG_RE = re.compile(f"{_OPEN}(\\w+){_SEP}{_CLOSE}\\1{_SEP}")
+_TAG_RUN_RE = re.compile(f"{_ONE_MARK}(?:{_ONE_MARK}| )*")  # and the single space before it
+_EMPTY_TAG_RE = re.compile(f"{_OPEN}(\\w+){_SEP}( ?){_CLOSE}\\1{_SEP}")
 _TAG_RE = re.compile(r"</?(?:i|b|sup|sub|sc|span)(?:\s[^<>]*)?>")
 
 
@@ -98,46 +97,71 @@ def decode(text: str, *, markup: bool = True) -> str:
     >>> decode(r"Rodr\'{\i}guez and {DNA} in $\alpha$--decay")
     'Rodríguez and <span class="nocase">DNA</span> in $\\alpha$–decay'
     """
+    return _decode_short(text, markup) if len(text) <= _SHORT else _decode(text, markup)
+
+
+_SHORT = 200
+"""Values up to this long (journals, publishers, name parts) repeat across a file: results are cached."""
+
+
+@lru_cache(maxsize=4096)
+def _decode_short(text: str, markup: bool) -> str:
+    return _decode(text, markup)
+
+
+def _decode(text: str, markup: bool) -> str:
     if not has_tex(text):
-        text = _SPACE_RE.sub(" ", text).strip(_WS)
-        if _SENTINEL_RE.search(text):
+        text = _spaces(text)
+        if not text.isascii() and _SENTINEL_RE.search(text):
             text = _SENTINEL_RE.sub("", text)
         return escape_markup(text) if markup and ("&" in text or "<" in text or ">" in text) else text
-    text = _SENTINEL_RE.sub("", text)
+    if not text.isascii() and _SENTINEL_RE.search(text):
+        text = _SENTINEL_RE.sub("", text)
     raw = fast_decode(text)
     if raw is None:
         raw = _general(text)
-    raw = _SPACE_RE.sub(" ", raw).strip(_WS)
-    return _finish(raw, markup)
+    return _finish(_spaces(raw), markup)
 
 
-def _tidy_run(m: re.Match[str]) -> str:
-    """Spaces around and between tags: one space at the first one's place, none at the ends."""
-    run = m[0]
-    tags = _MARK_RE.findall(run)
-    if " " not in run or m.start() == 0 or m.end() == len(m.string):
-        return "".join(_mark(*t) for t in tags)
-    first = run.index(" ")
-    before = len(_MARK_RE.findall(run[:first]))
-    return "".join(_mark(*t) for t in tags[:before]) + " " + "".join(_mark(*t) for t in tags[before:])
-
-
-def _mark(opening: str, closing: str) -> str:
-    return _open(opening) if opening else _close(closing)
+def _spaces(text: str) -> str:
+    """Runs of whitespace → one space, none at the ends (substring tests first: most text needs none)."""
+    if "  " in text or "\n" in text or "\t" in text or "\r" in text or "\f" in text or "\v" in text:
+        text = _SPACE_RE.sub(" ", text)
+    return text.strip(_WS)
 
 
 def _finish(raw: str, markup: bool) -> str:
+    """Sentinels → tags (or nothing); each run of tags tidied by :func:`_render_run` in the same pass."""
     if _OPEN not in raw:
         return escape_markup(raw) if markup else raw
-    while _EMPTY_TAG_RE.search(raw):
-        raw = _EMPTY_TAG_RE.sub("", raw)
-    raw = _TAG_RUN_RE.sub(_tidy_run, raw)
-    if not markup:
-        return _MARK_RE.sub("", raw)
-    raw = escape_markup(raw)
-    if _OPEN not in raw:
-        return raw
-    return _MARK_RE.sub(lambda m: TAGS[m[1]][0] if m[1] else TAGS[m[2]][1], raw)
+    if _EMPTY_TAG_RE.search(raw):  # ``\textit{}``, ``\textit{ }``: no tag, and spaces made single again
+        while _EMPTY_TAG_RE.search(raw):
+            raw = _EMPTY_TAG_RE.sub(r"\2", raw)
+        raw = _spaces(raw)
+    if markup:
+        raw = escape_markup(raw)  # sentinels and spaces are left as they are
+    out: list[str] = []
+    pos = 0
+    end = len(raw)
+    for m in _TAG_RUN_RE.finditer(raw):
+        start = m.start()
+        if (" " in m[0] or m.end() == end) and start > pos and raw[start - 1] == " ":
+            start -= 1  # the space before a run that needs tidying is part of it
+        out.append(raw[pos:start])
+        out.append(_render_run(raw[start : m.end()], start == 0 or m.end() == end, markup))
+        pos = m.end()
+    out.append(raw[pos:])
+    return "".join(out)
+
+
+@lru_cache(maxsize=1024)
+def _render_run(run: str, at_end: bool, markup: bool) -> str:
+    """Spaces around and between tags: one space at the first one's place, none at the ends."""
+    tags = [(TAGS[o][0] if o else TAGS[c][1]) if markup else "" for o, c in _MARK_RE.findall(run)]
+    if " " not in run or at_end:
+        return "".join(tags)
+    before = len(_MARK_RE.findall(run[: run.index(" ")]))
+    return "".join(tags[:before]) + " " + "".join(tags[before:])
 
 
 def _general(text: str) -> str:

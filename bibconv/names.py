@@ -5,7 +5,9 @@ Two splitters, because the sources differ:
 * :func:`split_bibtex_names` follows BibTeX on the **raw TeX**: the list is split on ``and`` at brace
   depth 0 — in any letter case, as BibTeX's own ``name_scan_for_and`` and pybtex do, so ``AND`` separates
   names too — and each name is parsed by pybtex's :class:`~pybtex.database.Person` (``First von Last``,
-  ``von Last, First``, ``von Last, Jr, First``); only then is each part decoded. BibTeX ``von`` becomes
+  ``von Last, First``, ``von Last, Jr, First``) — :mod:`bibconv._names_bibtex` makes the same split
+  several times faster for nearly every real name and asks pybtex for the rest; a bounded cache
+  serves names that repeat — only then is each part decoded. BibTeX ``von`` becomes
   ``non_dropping_particle``, ``Jr`` ``suffix``. A name wholly in braces (``{World Health Organization}``,
   ``{{Double}}``) is a literal. ``others`` (from ``and others``) is kept as ``Name(literal="others")`` and
   written back as ``others``. biblatex's extended form (``family=…, given=…, prefix=…, suffix=…,
@@ -22,8 +24,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from bibconv import latex
+from bibconv._names_bibtex import bibtex_parts
 from bibconv._names_natural import parse_name, split_name_list
 from bibconv.model import Name
 
@@ -41,6 +45,7 @@ OTHERS = "others"
 _AND_RE = re.compile(r"\s+[Aa][Nn][Dd]\s+")
 _EXTENDED_RE = re.compile(r"^\s*(?:family|given|prefix|suffix|useprefix)\s*=", re.IGNORECASE)
 _SPACE_RE = re.compile(r"\s+")
+_COMMA_RE = re.compile(r"\s*,\s*")
 # Space-form accents and letter macros (``Fran\c cois``, ``Sz\H ol\H o``, ``Stra\ss e``) are one word
 # to TeX; they are braced before splitting so that the space does not split the name.
 _SPACE_ACCENT_RE = re.compile(r"\\([cHvkurdbtGUhf])\s+([A-Za-z]|\\[ij](?![A-Za-z]))")
@@ -52,29 +57,29 @@ def _identity(text: str) -> str:
 
 
 def _split_depth0(text: str, sep: re.Pattern[str]) -> list[str]:
-    """Split ``text`` on ``sep`` matches that sit at brace depth 0."""
+    """Split ``text`` on ``sep`` matches that sit at brace depth 0 (``\\{`` is no brace here)."""
+    if "{" not in text and "\\" not in text:
+        return sep.split(text)
     parts: list[str] = []
     depth = 0
     start = 0
-    pos = 0
-    while pos < len(text):
-        ch = text[pos]
-        if ch == "\\":
-            pos += 2
-            continue
-        if ch == "{":
+    for m in _scanner(sep).finditer(text):
+        token = m[0]
+        if token == "{":
             depth += 1
-        elif ch == "}":
+        elif token == "}":
             depth = max(depth - 1, 0)
-        elif depth == 0:
-            m = sep.match(text, pos)
-            if m and m.end() > pos:
-                parts.append(text[start:pos])
-                start = pos = m.end()
-                continue
-        pos += 1
+        elif token[0] != "\\" and depth == 0:
+            parts.append(text[start : m.start()])
+            start = m.end()
     parts.append(text[start:])
     return parts
+
+
+@lru_cache(maxsize=8)
+def _scanner(sep: re.Pattern[str]) -> re.Pattern[str]:
+    """Escapes, braces and ``sep`` in one pattern, leftmost first, as a left-to-right scan finds them."""
+    return re.compile(rf"\\.|[{{}}]|(?:{sep.pattern})", re.S | sep.flags)
 
 
 def _wholly_braced(text: str) -> bool:
@@ -97,6 +102,7 @@ def _wholly_braced(text: str) -> bool:
     return depth == 0
 
 
+@lru_cache(maxsize=8192)
 def _plain(text: str) -> str:
     return latex.decode(text, markup=False) if latex.has_tex(text) else _SPACE_RE.sub(" ", text).strip()
 
@@ -119,6 +125,21 @@ def split_bibtex_names(raw: str, *, warn: Callable[[str], None] | None = None) -
 
 
 def _parse_bibtex_name(text: str, warn: Callable[[str], None] | None) -> Name:
+    name, warnings = _parse_cached(text)
+    if warn is not None:
+        for message in warnings:
+            warn(message)
+    return name
+
+
+@lru_cache(maxsize=8192)
+def _parse_cached(text: str) -> tuple[Name, tuple[str, ...]]:
+    """One name and the warnings it gives; names repeat across a file (bounded, so memory stays flat)."""
+    warnings: list[str] = []
+    return _parse_name(text, warnings.append), tuple(warnings)
+
+
+def _parse_name(text: str, warn: Callable[[str], None]) -> Name:
     if "\\" in text:
         text = _SPACE_LETTER_RE.sub(r"{\\\1}", _SPACE_ACCENT_RE.sub(r"{\\\1{\2}}", text))
     if text == OTHERS:
@@ -130,21 +151,24 @@ def _parse_bibtex_name(text: str, warn: Callable[[str], None] | None) -> Name:
         return Name(literal=_plain(inner) or _plain(text))
     if _EXTENDED_RE.match(text):
         return _parse_extended(text, warn)
-    from pybtex.exceptions import PybtexError
+    parts = bibtex_parts(text)
+    if parts is None:
+        from pybtex.exceptions import PybtexError
 
-    try:
-        from pybtex.database import Person
+        try:
+            from pybtex.database import Person
 
-        person = Person(text)
-    except (PybtexError, ValueError, IndexError) as exc:
-        if warn is not None:
+            person = Person(text)
+        except (PybtexError, ValueError, IndexError) as exc:
             warn(f"cannot split name {text!r} ({exc}); parts joined")
-        pieces = _split_depth0(text, re.compile(r"\s*,\s*"))
-        return Name(family=_plain(pieces[0]) or None, given=_plain(" ".join(pieces[1:])) or None)
-    given = _part(person.first_names + person.middle_names)
-    family = _part(person.last_names)
-    particle = _part(person.prelast_names)
-    suffix = _part(person.lineage_names)
+            pieces = _split_depth0(text, _COMMA_RE)
+            return Name(family=_plain(pieces[0]) or None, given=_plain(" ".join(pieces[1:])) or None)
+        first = person.first_names + person.middle_names
+        parts = first, person.prelast_names, person.last_names, person.lineage_names
+    given = _part(parts[0])
+    particle = _part(parts[1])
+    family = _part(parts[2])
+    suffix = _part(parts[3])
     if family is None and particle is not None:
         family, particle = particle, None
     if family is None and given is None:
@@ -152,12 +176,12 @@ def _parse_bibtex_name(text: str, warn: Callable[[str], None] | None) -> Name:
     return Name(family=family, given=given, non_dropping_particle=particle, suffix=suffix)
 
 
-def _parse_extended(text: str, warn: Callable[[str], None] | None) -> Name:
+def _parse_extended(text: str, warn: Callable[[str], None]) -> Name:
     values: dict[str, str] = {}
-    for item in _split_depth0(text, re.compile(r"\s*,\s*")):
+    for item in _split_depth0(text, _COMMA_RE):
         key, sep, value = item.partition("=")
         if not sep:
-            if warn is not None and item.strip():
+            if item.strip():
                 warn(f"ignored {item.strip()!r} in name {text!r}")
             continue
         value = value.strip()

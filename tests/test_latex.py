@@ -234,6 +234,11 @@ DECODE_CASES: list[tuple[str, str, str | None]] = [
     (r"\mkbibemph{amici curiae}", "<i>amici curiae</i>", "amici curiae"),
     (r"\autocap{e}xcerpt", "excerpt", None),
     (r"\textit{}", "", None),
+    # an empty formatting macro leaves no tag and no double or outer space
+    (r"a \textit{} b", "a b", None),
+    (r"a \textit{ } b \textbf{}", "a b", None),
+    (r"\textit{} {DNA} x", f"{NC}DNA</span> x", "DNA x"),
+    (r"\textit{\textbf{}} x", "x", None),
     (
         r"{{Al{\textsubscript{0.4}}Ga{\textsubscript{0.6}}As}}",
         f"{NC}Al<sub>0.4</sub>Ga<sub>0.6</sub>As</span>",
