@@ -15,6 +15,7 @@ per call (``bibconv.read(path, limits=Limits(max_names=100))``) or on the comman
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from typing import IO
@@ -68,22 +69,39 @@ def limited_stream(stream: IO[bytes], limits: Limits, ctx: ReadContext) -> IO[by
     return io.BufferedReader(_LimitedStream(stream, limits.max_input_bytes, ctx), 1 << 16)
 
 
-def _problem(record: Record, limits: Limits) -> str | None:
-    for name, value in record.fields.items():
-        if len(value) > limits.max_field_chars:
-            limit = limits.max_field_chars
-            return f"field {name!r} has {len(value):,} characters, over the limit of {limit:,}"
+# Any surrogate left in a string is a lone one (a decoder joins the halves of a pair).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _problem(record: Record, limits: Limits, escapes: int) -> str | None:
+    """Why ``record`` may not pass (too large, or holding a lone surrogate), else ``None``.
+
+    Records are only searched for lone surrogates once the input may have put some into
+    them (``escapes``, counted by the decoder and the JSON readers), so well-formed input
+    costs two length checks per record.
+    """
+    fields = record.fields
+    if fields and max(map(len, fields.values())) > limits.max_field_chars:
+        for name, value in fields.items():
+            if len(value) > limits.max_field_chars:
+                limit = limits.max_field_chars
+                return f"field {name!r} has {len(value):,} characters, over the limit of {limit:,}"
     for var, names in record.names.items():
         if len(names) > limits.max_names:
             return f"{var!r} has {len(names):,} names, over the limit of {limits.max_names:,}"
-    return _escaped_byte(record)
+    return _escaped_byte(record) if escapes else None
 
 
 def _escaped_byte(record: Record) -> str | None:
     """The invalid input byte a lenient read left in the record (as a lone surrogate), if any."""
     for text in _strings(record):
-        found = ESCAPED_BYTE.search(text)
+        found = _SURROGATE.search(text)
         if found is not None:
+            if not ESCAPED_BYTE.match(found.group(0)):
+                return (
+                    f"lone surrogate U+{ord(found.group(0)):04X} in the record"
+                    " (a \\u escape that is half of a pair)"
+                )
             byte = ord(found.group(0)) - 0xDC00
             if byte == 0:
                 return (
@@ -116,7 +134,7 @@ def _strings(value: object) -> Iterator[str]:
 def checked_records(records: Iterator[Record], limits: Limits, ctx: ReadContext) -> Iterator[Record]:
     """Pass records through, failing (or skipping, in lenient mode) those over the limits."""
     for record in records:
-        problem = _problem(record, limits)
+        problem = _problem(record, limits, ctx.escapes)
         if problem is None:
             yield record
             continue

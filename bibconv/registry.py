@@ -56,7 +56,9 @@ class ReadContext:
     """What a reader needs besides its input: the file name, the error policy, options.
 
     In strict mode :meth:`fail` raises; otherwise it records the error as a
-    diagnostic and the reader goes on with the next record.
+    diagnostic and the reader goes on with the next record. ``escapes`` counts the lone
+    surrogates the input may have put into records (invalid bytes a lenient decode kept,
+    JSON ``\\u`` escapes of half a pair); while it is 0 no record needs a scan for them.
 
     >>> from bibconv.errors import ParseError
     >>> ctx = ReadContext("refs.bib", strict=False)
@@ -70,6 +72,7 @@ class ReadContext:
     options: dict[str, Any] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     skipped: int = 0
+    escapes: int = 0
 
     def span(
         self, line: int | None = None, column: int | None = None, index: int | None = None

@@ -11,7 +11,15 @@ from typing import IO
 from bibconv.errors import ParseError
 from bibconv.registry import ReadContext
 
-__all__ = ["ESCAPED_BYTE", "chain_head", "decode_head", "iter_lines", "open_text", "sniff_encoding"]
+__all__ = [
+    "ESCAPED_BYTE",
+    "JSON_SURROGATE",
+    "chain_head",
+    "decode_head",
+    "iter_lines",
+    "open_text",
+    "sniff_encoding",
+]
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -29,6 +37,8 @@ _CP1252 = {
 # Lone surrogates: the ``surrogateescape`` stand-ins for bytes that are not valid text
 # (and U+DC00 for NUL) that lenient reads leave for :mod:`bibconv.limits` to find.
 ESCAPED_BYTE = re.compile("[\udc00-\udcff]")
+# A JSON escape of a surrogate: half of a pair, or a lone one that a JSON parser keeps.
+JSON_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def sniff_encoding(head: bytes, default: str = "utf-8") -> str:
@@ -51,7 +61,7 @@ class _LineCountingDecoder(io.TextIOBase):
     in that encoding from there on, with a warning. Otherwise an invalid byte raises a
     :class:`ParseError` in strict mode; in lenient mode it becomes a lone surrogate
     (``surrogateescape``) and :func:`bibconv.limits.checked_records` skips the record
-    that holds it.
+    that holds it; ``ctx.escapes`` then tells it to look.
     """
 
     def __init__(self, raw: IO[bytes], encoding: str, ctx: ReadContext, fallback: str | None = None) -> None:
@@ -102,6 +112,7 @@ class _LineCountingDecoder(io.TextIOBase):
                 "NUL byte (0x00) in the text: is this a binary file, or UTF-16 without a byte-order mark?",
                 self._ctx.span(line, column),
             )
+        self._ctx.escapes += text.count("\x00")
         return text.replace("\x00", "\udc00")
 
     def _recover(self, exc: UnicodeDecodeError, final: bool) -> str:
@@ -131,6 +142,7 @@ class _LineCountingDecoder(io.TextIOBase):
             self._decoder = codecs.getincrementaldecoder(self._encoding)("replace")
         else:
             self._decoder = codecs.getincrementaldecoder(self._encoding)("surrogateescape")
+            self._ctx.escapes += 1  # and more, maybe: from here on every record is looked at
         return self._decoder.decode(data, final=final)
 
     def read(self, size: int | None = -1) -> str:

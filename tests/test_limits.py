@@ -55,3 +55,31 @@ def test_cli_limit_options(tmp_path) -> None:  # type: ignore[no-untyped-def]
     bad = runner.invoke(main, ["convert", str(src), "-t", "csljson", "--max-input-size", "1x"])
     assert bad.exit_code == 2
     assert "is not a size like 1500, 64K, 10M or 2G" in bad.stderr
+
+
+def test_lone_surrogate_escapes_in_json_skip_their_record() -> None:
+    items = (
+        '[{"id": "a", "type": "book", "title": "Caf\\udce9"},\n'
+        ' {"id": "b", "type": "book", "title": "\\ud83d\\ude00 \\uD800"},\n'
+        ' {"id": "ok", "type": "book", "title": "\\ud83d\\ude00"}]'
+    )
+    diagnostics: list[bibconv.Diagnostic] = []
+    records = bibconv.read(items, "csljson", strict=False, diagnostics=diagnostics)
+    assert [r.title for r in records] == ["\U0001f600"]
+    assert [d.record_id for d in diagnostics] == ["a", "b"]
+    assert "invalid utf-8 byte 0xe9" in str(diagnostics[0])
+    assert "lone surrogate U+D800 in the record" in str(diagnostics[1])
+    line = '{"id": "1111.2012", "title": "Caf\\udce9", "versions": []}\n'
+    with pytest.raises(LimitError, match="invalid utf-8 byte 0xe9"):
+        bibconv.read(line, "arxiv-jsonl")
+
+
+@pytest.mark.parametrize("cut", range(1, 6))
+def test_surrogate_escape_cut_between_chunks_is_found(cut: int) -> None:
+    head = '[{"id": "a", "type": "book", "note": "'
+    escape = "\\udce9"
+    # The reader takes the text in chunks of 65,536 characters: cut the escape between two.
+    text = head + "x" * (65536 - len(head) - cut) + escape + '"}]'
+    assert text.index(escape) + cut == 65536
+    with pytest.raises(LimitError, match="invalid utf-8 byte 0xe9"):
+        bibconv.read(text, "csljson")

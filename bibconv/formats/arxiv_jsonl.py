@@ -64,7 +64,7 @@ from bibconv.errors import Diagnostic, ParseError, ReadError
 from bibconv.latex import decode, has_tex
 from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.registry import ReadContext, register
-from bibconv.textio import iter_lines, open_text
+from bibconv.textio import JSON_SURROGATE, iter_lines, open_text
 
 if TYPE_CHECKING:
     from bibconv._split import Piece
@@ -260,6 +260,8 @@ def _read(lines: Iterable[tuple[int, str | bytes | Mapping[str, Any]]], ctx: Rea
         else:
             if not line or line.isspace():
                 continue
+            if isinstance(line, str) and "\\u" in line:
+                ctx.escapes += len(JSON_SURROGATE.findall(line))
             try:
                 item = loads(line)
             except json.JSONDecodeError as exc:

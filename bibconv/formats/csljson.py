@@ -23,7 +23,7 @@ from bibconv.arxiv import implied_fields, parse_arxiv_id, without_implied
 from bibconv.errors import ParseError, ReadError
 from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.registry import ReadContext, WriteContext, register
-from bibconv.textio import open_text
+from bibconv.textio import JSON_SURROGATE, open_text
 
 __all__ = ["CslJsonReader", "CslJsonWriter", "record_from_csl", "record_to_csl"]
 
@@ -293,6 +293,9 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
         if not chunk:
             eof = True
             return False
+        tail = buffer[-5:]  # an escape may be cut between chunks
+        if "\\u" in chunk or "\\" in tail:
+            ctx.escapes += len(JSON_SURROGATE.findall(tail + chunk))
         buffer = buffer[pos:] + chunk
         pos = 0
         chunk_size = min(chunk_size * 2, 1 << 24)
