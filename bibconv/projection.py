@@ -7,13 +7,14 @@ here; the README's table "What each format keeps" says the same in words.
 * **csljson** keeps everything (``custom`` carries the arXiv block, affiliations and ``extra``). Text
   is CSL rich text, so literal text that spells a CSL tag or an HTML entity becomes one; keywords are
   one comma-separated ``keyword`` string.
-* **bibtex**, **biblatex** keep names (a particle that is not lowercase joins the family in classic
+* **bibtex**, **biblatex** keep every variable (those without a field of their own in
+  ``csl-<variable>`` fields), names (a particle that is not lowercase joins the family in classic
   BibTeX, a dropping particle becomes BibTeX's ``von``), affiliations (``<field>affiliations``), the
-  arXiv block (``eprint``… and ``arxiv*`` fields), the fields of :mod:`bibconv.formats.bibtex_map`
-  (one value per BibTeX field: ``number`` holds one of number/issue/collection-number), ``issued``,
-  ``accessed``, ``event-date``, ``original-date`` (no seasons; literal dates only for ``issued``),
-  keywords (split at commas and semicolons) and ``bibtex:*`` extras. The record type is what the
-  entry type reads back as (classic BibTeX writes many types as ``@misc``).
+  arXiv block (``eprint``… and ``arxiv*`` fields; a URL to the preprint is the block's own), dates
+  without seasons (and without circa on ranges), keywords (split at commas and semicolons),
+  paragraphs of abstracts and notes only (other white space is TeX's), ``bibtex:*`` extras. Text is
+  TeX: a ``nocase`` span protects only capitals. The record type is what the entry type reads back
+  as (classic BibTeX writes many types as ``@misc``).
 * **ris** keeps the tags of :mod:`bibconv.formats.ris_map`: no markup (plain text), one line per
   value (abstract paragraphs and note lines apart), names ``Last, First, Suffix`` (a dropping
   particle joins the given names, a capitalised one the family), affiliations only as untied ``AD``
@@ -40,8 +41,6 @@ FORMATS = ("csljson", "bibtex", "biblatex", "ris")
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
 _BREAKS = re.compile(r"\s*[\r\n\u2028\u2029\x85\x0b\x0c]+\s*")
 _KEY_UNSAFE = re.compile(r"[\s,{}()\"#%=\\']")
-_BIBTEX_NAME_VARS = {"author", "editor", "translator", "container-author"}
-_BIBTEX_DATES = {"issued", "accessed", "event-date", "original-date"}
 _BIBTEX_VERBATIM = {"URL", "DOI", "ISBN", "ISSN", "PMID", "PMCID"}
 _BIBTEX_EXTRA_NAME = re.compile(r"^[A-Za-z_][\w.:+-]*$")
 _BIBTEX_RESERVED = {"bibtex:entrytype", "bibtex:before", "bibtex:after"}
@@ -75,7 +74,7 @@ def _implied(record: Record) -> Record:
 
 def _squash(text: str) -> str:
     """White space as TeX reads it: runs become one space, the ends are trimmed."""
-    return _SPACES.sub(" ", text).strip()
+    return _SPACES.sub(" ", text).strip(" ")
 
 
 def _one_line(text: str) -> str:
@@ -124,43 +123,35 @@ def _csl_name(name: Name) -> Name:
 
 
 def _bibtex(record: Record, dialect: str) -> Record:
+    from bibconv import csl
     from bibconv.formats import bibtex_map as m
     from bibconv.formats.bibtex_fields import unprotect
-    from bibconv.formats.bibtex_write import entry_type_for, number_field, number_order, read_type
+    from bibconv.formats.bibtex_write import entry_type_for, read_type
 
     entry = entry_type_for(record, dialect).lower()
     record_type = read_type(record, entry)
     preprint = record.arxiv is not None and record_type == "article"
     fields: dict[str, str] = {}
-    written: set[str] = set()
-    for var in number_order(record, record_type):
-        value = record.fields[var]
-        if var in ("title", "title-short") or var in _BIBTEX_VERBATIM:
-            target: str | None = var
-        else:
-            target = number_field(var, record_type) or m.field_for(var, dialect, entry)
-        if target is None or target in written:
-            continue  # no BibTeX field, or the field already holds another variable
-        written.add(target)
-        if target == "number":  # ``number`` reads back as the variable the entry type gives it
-            var = m.NUMBER_BY_TYPE.get(record_type, "number")
+    for var, value in record.fields.items():  # every variable has a field (``csl-<variable>`` at least)
         if var in _BIBTEX_VERBATIM:
             fields[var] = value.strip()
+        elif var in csl.VERBATIM_VARS:  # plain text
+            fields[var] = _squash(value)
         elif var in ("title", "title-short"):  # a one-word nocase the writer's case protection adds anyway
             fields[var] = unprotect(_tex(value))
         elif var in ("abstract", "note"):  # paragraphs are kept (``\par``)
             fields[var] = "\n".join(p for p in map(_tex, value.split("\n")) if p)
         else:
             fields[var] = _tex(value)
+        if not fields[var]:
+            del fields[var]
     if preprint and str(fields.get("status", "")).lower() in ("prepublished", "preprint"):
         del fields["status"]  # pubstate = {prepublished} only says "preprint"
     arxiv = record.arxiv
     found = parse_arxiv_id(fields.get("URL", ""), bare=False) if arxiv is not None else None
     if arxiv is not None and found and found[0] == arxiv.id and found[1] in (None, arxiv.version or found[1]):
-        del fields[
-            "URL"
-        ]  # a link to the preprint (abs page or PDF) is the block's own; it may name the version
-        arxiv = replace(arxiv, version=arxiv.version or found[1])
+        del fields["URL"]  # a link to the preprint (abs page or PDF) is the block's own
+        arxiv = replace(arxiv, version=arxiv.version or found[1])  # and may name its version
     extra = {
         k: _squash(str(v))
         for k, v in record.extra.items()
@@ -182,7 +173,7 @@ def _bibtex(record: Record, dialect: str) -> Record:
         type=record_type,
         id=_KEY_UNSAFE.sub("_", record.id or ""),
         fields=fields,
-        names=_names(record, _BIBTEX_NAME_VARS, lambda n: _bibtex_name(n, dialect)),
+        names=_names(record, record.names, lambda n: _bibtex_name(n, dialect)),
         dates=_bibtex_dates(record),
         keywords=tuple(k for kw in record.keywords for k in map(_tex, re.split(r"[,;]", kw)) if k),
         arxiv=_bibtex_arxiv(arxiv),
@@ -227,17 +218,19 @@ def _edtf(date: Date) -> Date:
 
 
 def _bibtex_dates(record: Record) -> dict[str, Date]:
+    """``issued`` as ``year``/``month``/``day`` or ``date`` (a literal in ``year``), the others as EDTF
+    (``urldate``… or ``csl-<variable>``); no season, no circa on a range."""
     dates: dict[str, Date] = {}
     for var, date in record.dates.items():
-        if var not in _BIBTEX_DATES or (not date.parts and (var != "issued" or not date.literal)):
-            continue
-        if date.parts:
-            dates[var] = Date(parts=date.parts, circa=date.circa)
-        else:  # a literal ``issued`` goes to ``year``; digits alone read back as a year
-            dates[var] = Date.from_edtf(_squash(date.literal or ""))
+        if var != "issued":
+            dates[var] = _edtf(date)
+        elif date.parts:
+            dates[var] = Date(parts=date.parts, circa=date.circa and len(date.parts) == 1)
+        elif date.literal:  # a literal ``issued`` goes to ``year``; digits alone read back as a year
+            dates[var] = Date.from_edtf(_squash(date.literal))
             if dates[var].literal is not None:
-                dates[var] = Date(literal=_squash(date.literal or ""))
-    return dates
+                dates[var] = Date(literal=_squash(date.literal))
+    return {var: date for var, date in dates.items() if date != Date()}
 
 
 def _bibtex_arxiv(arxiv: Arxiv | None) -> Arxiv | None:

@@ -292,8 +292,11 @@ def _biber_warnings(tmp_path: Path, bib: str) -> list[str]:
 
 
 # What the data lacks or holds (a DBLP volume "abs/1810.04805"), not how it is written.
-# bibconv's own fields (arXiv block, affiliations) are outside biblatex's data model: biber ignores them.
-OWN_FIELDS_WARNING = re.compile(r"Field '(arxiv\w+|\w+affiliations)' invalid in data model - ignoring$")
+# bibconv's own fields (arXiv block, affiliations, csl-<variable>) are outside biblatex's data model:
+# biber ignores them.
+OWN_FIELDS_WARNING = re.compile(
+    r"Field '(arxiv\w+|\w+affiliations|csl-[\w-]+)' invalid in data model - ignoring$"
+)
 ALLOWED_BIBER_WARNINGS = re.compile(
     r"^WARN - Datamodel: Entry '[^']+' : (Missing mandatory field|Invalid value of field 'volume'|"
     + OWN_FIELDS_WARNING.pattern

@@ -163,7 +163,7 @@ _IDENTIFIERS = {
     "PMID": ["12345678"],
     "PMCID": ["PMC1234567"],
     "language": ["en-US", "de"],
-    "call-number": ["QA76.9 .D3"],
+    "call-number": ["QA76.9 .D3", "QA & 76_9 {x}"],
     "archive_location": ["Box 3, folder 2"],
 }
 _EXTRAS: dict[str, st.SearchStrategy[Any]] = {

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from bibconv import latex
+from bibconv import csl, latex
 from bibconv.arxiv import ARXIV_ID, parse_arxiv_id, without_implied
 from bibconv.formats import bibtex_map as m
 from bibconv.model import Arxiv, Date, Name, Record
@@ -50,6 +50,8 @@ _NOCASE_WORD_RE = re.compile(
 )
 _KEYWORD_SPLIT_RE = re.compile(r"\s*[,;]\s*")
 _CATEGORY_SPLIT_RE = re.compile(r"[\s,]+")
+# bibconv's own ``csl-<variable>`` fields: lower-case name (as fields are read) → CSL variable.
+_CSL_VARS = {v.lower(): v for v in (*csl.TEXT_VARS, *csl.NUMBER_VARS, *csl.NAME_VARS, *csl.DATE_VARS)}
 _PAR_RE = re.compile(r"\\par(?![A-Za-z])\s*")
 _NEWLINES_RE = re.compile(r"\s*[\r\n]\s*")
 
@@ -324,10 +326,19 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
         if name in used:
             continue
         variable: str | None = None
-        if name in m.AFFILIATION_FIELDS and m.AFFILIATION_FIELDS[name] in fields:
+        if name.endswith("affiliations") and name[:-12] in fields and _name_var(name[:-12]):
             affiliations[name] = raw
             continue
-        if name in m.NAME_FIELDS:
+        own = _CSL_VARS.get(name[len(m.CSL_PREFIX) :]) if name.startswith(m.CSL_PREFIX) else None
+        if own in csl.NAME_VARS and own not in names:
+            names[own] = tuple(split_bibtex_names(raw, warn=warn))
+            continue
+        if own in csl.DATE_VARS and own not in dates:
+            dates[own] = Date.from_edtf(verbatim(raw))
+            continue
+        if own is not None and csl.is_field(own):
+            variable = own
+        elif name in m.NAME_FIELDS:
             var = m.NAME_FIELDS[name]
             if var not in names:
                 people: Sequence[Name] = split_bibtex_names(raw, warn=warn)
@@ -356,6 +367,8 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
         if variable is not None and variable not in out:
             if name in VERBATIM_FIELDS or variable == "URL":
                 out[variable] = verbatim(raw)
+            elif variable in csl.VERBATIM_VARS:  # plain text, never rich: a library's "A & B" stays "A & B"
+                out[variable] = plain(raw)
             elif name in TITLE_FIELDS:
                 out[variable] = unprotect(decode(raw))
             elif variable in ("abstract", "note") and "\\par" in raw:
@@ -365,7 +378,7 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
             continue
         extra[f"bibtex:{name}"] = _NEWLINES_RE.sub(" ", raw).strip() if "\n" in raw else raw
     for name, raw in affiliations.items():
-        var = m.NAME_FIELDS[m.AFFILIATION_FIELDS[name]]
+        var = _name_var(name[:-12]) or ""
         people = names.get(var, ())
         per_person = _affiliations(raw)
         if len(per_person) != len(people):
@@ -393,6 +406,14 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
         extra=extra,
         origin=ctx.span(line),
     )
+
+
+def _name_var(field: str) -> str | None:
+    """The CSL name variable a field holds: ``author`` → author, ``csl-director`` → director."""
+    if field in m.NAME_FIELDS:
+        return m.NAME_FIELDS[field]
+    own = _CSL_VARS.get(field[len(m.CSL_PREFIX) :]) if field.startswith(m.CSL_PREFIX) else None
+    return own if own in csl.NAME_VARS else None
 
 
 def _may_be_arxiv(fields: dict[str, str]) -> bool:

@@ -12,12 +12,12 @@ Two dialects share the table: ``bibtex`` (classic ``.bst`` field names: ``journa
 from __future__ import annotations
 
 __all__ = [
-    "AFFILIATION_FIELDS",
     "ALIASES",
     "ARXIV_FIELDS",
     "BIBLATEX_TYPES",
     "BIBTEX_TYPES",
     "CONTAINER_TITLE_FIELDS",
+    "CSL_PREFIX",
     "DATE_FIELDS",
     "FIELD_ORDER",
     "INHERIT_SKIP",
@@ -232,10 +232,13 @@ NAME_FIELDS: dict[str, str] = {
     "bookauthor": "container-author",
 }
 
+# bibconv's own field for a CSL variable without a BibTeX field of its own, or whose field holds another
+# variable: ``csl-<variable>`` (``csl-medium``, ``csl-director``, ``csl-submitted``, ``csl-number``).
+CSL_PREFIX = "csl-"
+
 # ``<name field>affiliations``: the affiliations of each person of a name list, in order (bibconv's own
 # field; BibTeX and biber ignore it). Persons are separated by ``and``, each affiliation is a brace group:
 # ``authoraffiliations = {{Apple} and {} and {MIT}{CSAIL}}``.
-AFFILIATION_FIELDS: dict[str, str] = {f"{field}affiliations": field for field in NAME_FIELDS}
 
 # The arXiv block beyond eprint/archivePrefix/primaryClass (bibconv's own fields, ignored by BibTeX and
 # biber): field -> ``Arxiv`` attribute. Dates are EDTF, categories separated by commas.

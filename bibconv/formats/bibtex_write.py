@@ -24,6 +24,11 @@ biber ignore and the reader reads back: ``arxivversion``, ``arxivcategories`` (c
 **Affiliations** of a name list go to ``<field>affiliations`` (``authoraffiliations = {{Apple}{MIT}
 and {} and {CNRS}}``: one entry per person, ``and`` between, one brace group per affiliation).
 
+**Everything else has a field.** A CSL variable without a BibTeX field of its own, or whose field
+already holds another variable (an article's ``number`` holds its issue), goes to ``csl-<variable>``
+(``csl-medium``, ``csl-number``, ``csl-director`` names, ``csl-submitted`` or a literal ``accessed``
+date); BibTeX and biber ignore such fields and the reader reads them back.
+
 Dates: ``year``, ``month = apr`` (a macro), ``day`` in BibTeX (plus ``date`` for ranges with months);
 ``date`` (EDTF, ranges) in biblatex.
 
@@ -37,7 +42,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import ClassVar, TextIO
 
-from bibconv import latex
+from bibconv import csl, latex
 from bibconv.formats import bibtex_map as m
 from bibconv.formats.bibtex_fields import PREPRINT_TYPES
 from bibconv.model import Date, Record
@@ -207,12 +212,11 @@ def number_order(record: Record, record_type: str) -> list[str]:
 
 
 def number_field(var: str, record_type: str) -> str | None:
-    """``number`` holds the issue of an article, the series number of a book, else the number."""
-    if var not in ("number", "issue", "collection-number"):
-        return None
+    """``number`` holds the issue of an article, the series number of a book, else the number;
+    ``issue`` another issue; the other number variables have no field (``csl-<variable>``)."""
     if var == m.NUMBER_BY_TYPE.get(record_type, "number"):
         return "number"
-    return "issue" if var == "issue" else "number"
+    return "issue" if var == "issue" else None
 
 
 def _dates(record: Record, fields: _Fields, dialect: str, warn: Callable[[str], None]) -> None:
@@ -229,13 +233,10 @@ def _dates(record: Record, fields: _Fields, dialect: str, warn: Callable[[str], 
     for var, date in record.dates.items():
         if var == "issued":
             continue
-        name = _DATE_VARS.get(var)
-        if name is None:
-            warn(f"date {var!r} has no BibTeX field; not written")
-        elif date.parts:
-            fields.put(name, date.to_edtf() or "", raw=True)
-        else:
-            warn(f"{var} {date.literal!r} is not a date biblatex reads; not written")
+        name = _DATE_VARS.get(var) if date.parts else None  # biblatex reads EDTF dates only
+        text = date.to_edtf() or date.literal
+        if text:
+            fields.put(name or m.CSL_PREFIX + var, text, raw=True)
 
 
 def _bibtex_date(issued: Date, fields: _Fields) -> None:
@@ -303,10 +304,7 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
     low = entry.lower()
     fields = _Fields(encode, warn)
     for var, people in record.names.items():
-        name = _NAME_VARS.get(var)
-        if name is None:
-            warn(f"{var} names have no BibTeX field; not written")
-            continue
+        name = _NAME_VARS.get(var) or m.CSL_PREFIX + var
         listed = [format_bibtex_name(p, encode_plain, extended=dialect == "biblatex") for p in people]
         fields.put(name, " and ".join(listed), tex=True)
         if any(p.affiliation for p in people):
@@ -321,9 +319,12 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
         elif var in _VERBATIM_VARS:  # identifiers are kept as they are, not as rich text
             fields.put(_VERBATIM_VARS[var], value, raw=_braces_ok(value))
         else:
-            name = number_field(var, reads_as) or m.field_for(var, dialect, low)
-            if name is None:
-                warn(f"field {var!r} has no BibTeX field; not written")
+            numbered = var in _NUMBERS
+            name = number_field(var, reads_as) if numbered else m.field_for(var, dialect, low)
+            if name is None or name in fields.values:  # no field of its own, or taken: bibconv's own
+                name = m.CSL_PREFIX + var
+            if var in csl.VERBATIM_VARS:  # call-number, language, archive_location: plain text
+                fields.put(name, encode_plain(value), tex=True)
             elif var == "page":
                 fields.put(name, _EN_DASH_RE.sub("--", _safe(encode(value))), tex=True)
             elif var in ("abstract", "note") and "\n" in value:  # paragraphs, as Better BibTeX writes them

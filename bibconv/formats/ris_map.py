@@ -380,7 +380,7 @@ MONTHS: dict[str, int] = {
     for name in names
 }
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}(?:-\d{2})?(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
-_YEAR = re.compile(r"^\d{4}$")
+_YEAR = re.compile(r"^-?\d{4}$")  # a year before the common era is written -YYYY (ISO 8601)
 _NUMBER = re.compile(r"^\d{1,2}$")
 
 
@@ -445,7 +445,7 @@ def format_date(date: Date, info: str | None = None) -> tuple[str | None, str | 
         text = " ".join(t for t in (date.literal, date.season, info) if t)
         return None, (f"///{text}" if text else None)
     year, month, day = date.year, date.month, date.day
-    year_text = f"{year:04d}" if year is not None and year >= 0 else str(year)
+    year_text = f"{year:04d}" if year is not None and year >= 0 else f"-{abs(year or 0):04d}"
     other = " ".join(t for t in (date.season, info) if t)
     if month is None and not other:
         return year_text, None
