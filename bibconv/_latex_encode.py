@@ -1,4 +1,4 @@
-r"""Unicode → TeX for BibTeX values (:func:`encode`) and BibTeX case protection (:func:`protect_case`).
+r"""Unicode → TeX for BibTeX values (:func:`encode`); case protection is in :mod:`bibconv._latex_case`.
 
 Used through :mod:`bibconv.latex`. ``encode`` takes record text (Unicode, CSL rich text with escaped
 ``&amp; &lt; &gt;``, TeX math between ``$``) and returns a field body that :func:`bibconv.latex.decode`
@@ -41,7 +41,7 @@ from typing import Any
 
 from bibconv._latex_tables import COMBINING_TO_ACCENT, LETTER_TO_TEX, PUNCT_TO_TEX, SYMBOL_TO_TEX, TAGS
 
-__all__ = ["encode", "protect_case"]
+__all__ = ["encode"]
 
 _OPEN_TAGS = {
     "<i>": "i",
@@ -344,145 +344,3 @@ def _pylatexenc_encoder() -> Any:
         unknown_char_policy="keep",
         unknown_char_warning=False,
     )
-
-
-# --- case protection -------------------------------------------------------------------------
-
-_WORD_SPLIT_RE = re.compile(r"(\s+)")
-_TRAIL_RE = re.compile(r"[,.;:!?)\]'\"]+$")
-_LEAD_RE = re.compile(r"^[(\['\"]+")
-_CONTROL_END_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z]+$")
-_MACRO_TAIL_RE = re.compile(r"(?<!\\)(?:\\\\)*\\([A-Za-z]+)(?:\{[^{}]*\}|\[[^\[\]]*\])*$")
-
-
-def _scan_word(word: str) -> tuple[bool, bool, bool]:
-    """(has changeable uppercase, first changeable letter is uppercase and first, has depth-0 text)."""
-    depth = 0
-    special = False
-    i = 0
-    upper_positions: list[int] = []
-    letters = 0
-    in_math = False
-    while i < len(word):
-        ch = word[i]
-        if ch == "\\":
-            j = i + 1
-            while j < len(word) and word[j].isalpha():
-                j += 1
-            name = word[i + 1 : j]
-            # BibTeX lowercases a control word at depth 0 as plain letters; inside a special
-            # character only the foreign-letter commands (\AE, \OE, \O, \L, \AA) change.
-            changes = depth == 0 or (special and name in _FOREIGN_UPPER)
-            if changes and any(c.isupper() for c in name):
-                upper_positions.append(letters)
-                letters += 1
-            i = max(j, i + 2)
-            continue
-        if ch == "$" and depth == 0:
-            in_math = not in_math
-        elif ch == "{":
-            if depth == 0:
-                special = word[i + 1 : i + 2] == "\\"
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                special = False
-        elif ch.isalpha() and (depth == 0 or (depth >= 1 and special)):
-            if ch.isupper():
-                upper_positions.append(letters)
-            letters += 1
-        i += 1
-    return bool(upper_positions), upper_positions[:1] == [0] and len(upper_positions) == 1, letters > 0
-
-
-_FOREIGN_UPPER = frozenset({"AE", "OE", "O", "L", "AA", "DH", "TH", "NG", "DJ"})
-
-
-def protect_case(text: str) -> str:
-    r"""Brace the words of an encoded title whose case a BibTeX style would change.
-
-    BibTeX's ``change.case$ "t"`` lowercases every letter at brace depth 0 (and in special characters such
-    as ``{\'E}``) except the title's first character and the first character after a colon and a space.
-    A word is braced when it holds such a letter: acronyms (``{DNA}``), mixed case (``{iPhone}``), and
-    capitalised words after the first (``{Bayesian}``); the first word and the word after ``": "`` keep a
-    bare leading capital, so ``BERT: Pre-training`` becomes ``{BERT}: Pre-training`` (no ``{Pre}``).
-    Words already inside braces are left alone, so protecting twice changes nothing.
-
-    >>> protect_case(r"Attention to {DNA} in Bayesian iPhone Models: A Study")
-    'Attention to {DNA} in {Bayesian} {iPhone} {Models}: A {Study}'
-    """
-    pieces = _WORD_SPLIT_RE.split(text)
-    out: list[str] = []
-    sentence_start = True
-    depth = 0
-    in_math = False
-    after_macro = False  # a group after an unknown macro is read as its argument: leave it alone
-    for piece in pieces:
-        if not piece or piece.isspace():
-            out.append(piece)
-            continue
-        change, dips, dollars = _word_info(piece, depth)
-        follows_macro, after_macro = after_macro, _ends_in_unknown_macro(piece)
-        if depth > 0 or in_math or change != 0 or dips or dollars % 2 or follows_macro:
-            # inside a group or math that spans words, or opening/closing one: leave it as it is
-            out.append(piece)
-            depth = max(depth + change, 0)
-            in_math = in_math != (dollars % 2 == 1)
-            sentence_start = piece.endswith(":")
-            continue
-        lead = _LEAD_RE.match(piece)
-        trail = _TRAIL_RE.search(piece)
-        start = lead.end() if lead else 0
-        # A piece of punctuation only (``"``) is matched by both: it is all lead, no trail.
-        end = max(trail.start(), start) if trail else len(piece)
-        core = piece[start:end]
-        if core:
-            has_upper, first_only, _ = _scan_word(core)
-            if (
-                has_upper
-                and not (sentence_start and first_only)
-                and not _ends_escaped(core)
-                and not (end == len(piece) and _CONTROL_END_RE.search(core))  # ``\OE 0``: the space ends \OE
-            ):
-                core = "{" + core + "}"
-                if core[1] == "\\" and _scan_word(core)[0]:
-                    core = "{" + core + "}"  # ``{\x …}`` is a special character, whose letters change
-            sentence_start = False
-        out.append(piece[:start] + core + piece[end:])
-        if piece.endswith(":"):
-            sentence_start = True
-    return "".join(out)
-
-
-def _ends_in_unknown_macro(piece: str) -> bool:
-    if "\\" not in piece:
-        return False
-    m = _MACRO_TAIL_RE.search(piece)
-    return m is not None and not _decoded_macro(m[1])
-
-
-def _ends_escaped(text: str) -> bool:
-    """Whether ``text`` ends in an odd run of backslashes (a closing brace after it would be escaped)."""
-    return (len(text) - len(text.rstrip("\\"))) % 2 == 1
-
-
-def _word_info(piece: str, depth: int) -> tuple[int, bool, int]:
-    """(brace depth change, whether the depth dips below 0, unescaped ``$`` at depth 0) from ``depth``."""
-    start = depth
-    dips = False
-    dollars = 0
-    skip = False
-    for ch in piece:
-        if skip:
-            skip = False
-        elif ch == "\\":
-            skip = True
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            dips = dips or depth < 0
-        elif ch == "$" and depth == 0:
-            dollars += 1
-    return depth - start, dips, dollars

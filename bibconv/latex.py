@@ -33,7 +33,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from bibconv._latex_encode import encode, protect_case
+from bibconv._latex_case import protect_case
+from bibconv._latex_encode import encode
 from bibconv._latex_fast import CLOSE as _CLOSE
 from bibconv._latex_fast import MARK_RE as _MARK_RE
 from bibconv._latex_fast import OPEN as _OPEN
