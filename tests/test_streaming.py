@@ -103,11 +103,6 @@ def _measure(run: tuple[str, Path, str]) -> dict[str, int]:
 # Every reader reads the 20k corpus and every writer writes 20,000 records: a conversion holds
 # what its reader and its writer hold, and neither holds anything of the other.
 RUNS = [("read", name) for name in FORMATS] + [("write", name) for name in WRITERS]
-CSL_BUFFER = pytest.mark.xfail(
-    strict=True,
-    reason="the CSL-JSON reader's buffer grows with the input (formats/csljson.py _iter_json_values"
-    " doubles its chunk to 16 M characters and copies the buffer for every item)",
-)
 
 
 @pytest.fixture(scope="module")
@@ -121,11 +116,7 @@ def memory(corpus: dict[str, Path]) -> dict[tuple[str, str], dict[str, int]]:
         return dict(zip(RUNS, pool.map(_measure, args), strict=True))
 
 
-@pytest.mark.parametrize(
-    "run",
-    [pytest.param(run, marks=CSL_BUFFER) if run == ("read", "csljson") else run for run in RUNS],
-    ids="-".join,
-)
+@pytest.mark.parametrize("run", RUNS, ids="-".join)
 def test_memory_stays_flat_over_20k_records(
     run: tuple[str, str], memory: dict[tuple[str, str], dict[str, int]]
 ) -> None:

@@ -41,6 +41,7 @@ _CSL_TAG = re.compile(
 )
 _ENTITY = re.compile(r"&(?:amp|lt|gt|quot|#38|#60|#62);")
 _JSON_SYNTAX = re.compile(r'\\.|["{}\[\],]')
+_CHUNK = 1 << 16
 _JSON_SPACE = re.compile(r"[ \t\r\n]*")
 _NEXT_ITEM = re.compile(r"\}\s*,\s*(?=\{)")
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#38;": "&", "&#60;": "<", "&#62;": ">"}
@@ -272,8 +273,9 @@ def _skip_value(buffer: str, start: int) -> int | None:
 def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, int, Any]]:
     """``(index, line, value)`` for each item of a top-level array, object, or JSON-lines stream.
 
-    The text is read in growing chunks and walked with an offset, so a whole file on one
-    line (minified JSON) takes linear time. A broken item fails through ``ctx.fail``; in
+    The text is read in chunks (64 K characters, or longer for a longer item) and walked
+    with an offset, so a whole file on one line (minified JSON) takes linear time and the
+    buffer holds about one chunk. A broken item fails through ``ctx.fail``; in
     lenient mode the reader goes on after it (at the next ``,`` at the array's level), so
     every other item still comes through.
     """
@@ -285,11 +287,12 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
     eof = False
     in_array = None  # unknown until the first significant character
     index = 0
-    chunk_size = 1 << 16
 
     def more() -> bool:
-        nonlocal buffer, pos, eof, chunk_size
-        chunk = text.read(chunk_size)
+        nonlocal buffer, pos, eof
+        # 64 K characters, or as many as are pending: an item longer than a chunk is read
+        # in doubling chunks (linear time), and the buffer stays near the longest item.
+        chunk = text.read(max(_CHUNK, len(buffer) - pos))
         if not chunk:
             eof = True
             return False
@@ -298,7 +301,6 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
             ctx.escapes += len(JSON_SURROGATE.findall(tail + chunk))
         buffer = buffer[pos:] + chunk
         pos = 0
-        chunk_size = min(chunk_size * 2, 1 << 24)
         return True
 
     def advance(to: int) -> None:
