@@ -50,7 +50,9 @@ its own ``TY``; only a ``document`` (``GEN``) with an arXiv block reads back as 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import IO, Any, ClassVar, TextIO
 
 from bibconv.arxiv import implied_fields
@@ -71,7 +73,7 @@ from bibconv.formats.ris_map import (
     format_date,
 )
 from bibconv.latex import strip_markup
-from bibconv.model import Date, Record
+from bibconv.model import Date, Name, Record
 from bibconv.names import format_ris_name
 from bibconv.registry import ReadContext, WriteContext, register
 from bibconv.textio import iter_lines, open_text
@@ -200,6 +202,7 @@ class RisReader:
 
 
 _BREAKS = re.compile(r"\s*[\r\n\u2028\u2029\x85\x0b\x0c]+\s*")
+_BREAK = re.compile(r"[\r\n\u2028\u2029\x85\x0b\x0c]")
 _PAGE_RANGE = re.compile(r"\s*([^\s,–—-]+)\s*(?:-{1,3}|[–—])\s*([^\s,–—-]+)\s*")
 _TAG = re.compile(r"[A-Z][A-Z0-9]")
 _LOSSY_TYPES = frozenset(csl for csl, ty in CSL_TO_TY.items() if TY_TO_CSL.get(ty) != csl)
@@ -209,7 +212,16 @@ _CONTINUATION = "\r\n  "  # a line break inside a value (an abstract's paragraph
 
 def one_line(text: str) -> str:
     """``text`` with every line break (and the spaces around it) made one space."""
+    if _BREAK.search(text) is None:  # most values have none; _BREAKS tries every space
+        return text.strip()
     return _BREAKS.sub(" ", text).strip()
+
+
+@lru_cache(maxsize=8192)
+def _name_text(name: Name) -> str:
+    """An ``AU`` value; a person's name keeps a comma ("Plato," is a family name, "Plato" a literal)."""
+    text = one_line(format_ris_name(name))
+    return text + "," if name.literal is None and "," not in text else text
 
 
 class Projector:
@@ -245,7 +257,7 @@ class Projector:
 
     def lines(self, record: Record) -> list[tuple[str, str]]:
         """The tag lines of ``record`` without the closing ``ER``."""
-        out: dict[str, list[str]] = {tag: [] for tag in TAG_ORDER}
+        out: defaultdict[str, list[str]] = defaultdict(list)
         out["TY"].append(self._type(record))
         if record.id:
             out["ID"].append(one_line(record.id))
@@ -256,7 +268,7 @@ class Projector:
         self._fields(record, fields, out)
         out["KW"].extend(one_line(strip_markup(k)) for k in record.keywords)
         out["N1"].extend(arxiv_notes)
-        lines = [(tag, value) for tag in TAG_ORDER for value in out[tag] if value]
+        lines = [(tag, value) for tag in TAG_ORDER if tag in out for value in out[tag] if value]
         lines.extend(self._extra(record, set(out["AD"])))
         return lines
 
@@ -270,10 +282,8 @@ class Projector:
                 self._warn(f"name:{var}", f"RIS has no tag for {var!r} names; dropped", record)
                 continue
             for name in people:
-                text = one_line(format_ris_name(name))
-                if name.literal is None and "," not in text:
-                    text += ","  # "Plato," stays a family name; "Plato" would read as a literal
-                elif name.literal is not None and "," in text:
+                text = _name_text(name)  # names repeat across a file
+                if name.literal is not None and "," in text:
                     self._warn(
                         "literal-comma", f"the name {text!r} has a comma; RIS readers split it", record
                     )
@@ -371,7 +381,9 @@ class RisWriter:
     def write(self, records: Iterable[Record], stream: TextIO, ctx: WriteContext) -> None:
         projector = Projector(ctx)
         for record in records:
-            lines = projector.lines(record)
-            for tag, value in lines:
-                stream.write(f"{tag}  - " + value.replace("\n", _CONTINUATION) + "\r\n")
-            stream.write("ER  - \r\n\r\n")
+            lines = [
+                f"{tag}  - " + (value.replace("\n", _CONTINUATION) if "\n" in value else value) + "\r\n"
+                for tag, value in projector.lines(record)
+            ]
+            lines.append("ER  - \r\n\r\n")
+            stream.write("".join(lines))  # one write per record
