@@ -209,6 +209,10 @@ class Date:
     @staticmethod
     def _part_to_edtf(part: tuple[int, ...]) -> str:
         year, *rest = part
+        if year == 0:  # CSL's open end of a range (``[[2014], [0]]``) is EDTF's empty one (``2014/``)
+            return ""
+        if year < 0:  # CSL has no year 0 (-44 is 44 BC); EDTF counts astronomically (-0043 is 44 BC)
+            year += 1
         text = f"-{abs(year):04d}" if year < 0 else f"{year:04d}"
         return text + "".join(f"-{n:02d}" for n in rest)
 
@@ -228,11 +232,17 @@ class Date:
         # A time part (``2026-04-20T17:59:59Z``) carries no bibliographic meaning.
         body = re.sub(r"[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$", "", body)
         parts: list[tuple[int, ...]] = []
-        for piece in body.split("/") if body else []:
+        pieces = body.split("/") if body else []
+        for piece in pieces:
+            if piece == "" and len(pieces) == 2 and any(pieces):  # an open end: CSL's year 0
+                parts.append((0,))
+                continue
             match = _EDTF.match(piece)
             if not match:
                 return cls(literal=stripped)
             numbers = tuple(int(g) for g in match.groups() if g is not None)
+            if numbers[0] <= 0:  # EDTF counts astronomically (0000 is 1 BC); CSL has no year 0
+                numbers = (numbers[0] - 1, *numbers[1:])
             if len(numbers) > 1 and not 1 <= numbers[1] <= 12:
                 return cls(literal=stripped)
             if len(numbers) > 2 and not 1 <= numbers[2] <= 31:
