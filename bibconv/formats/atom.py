@@ -25,6 +25,7 @@ before its body is read.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import IO, Any, ClassVar
 
 from bibconv.errors import ParseError, RemoteError
@@ -86,8 +87,9 @@ class _Tap:
         return data
 
 
+@lru_cache(maxsize=1024)
 def _local(tag: Any) -> tuple[str, str]:
-    """``(namespace, lowercase local name)`` of an element tag."""
+    """``(namespace, lowercase local name)`` of an element tag (feeds use few: cached)."""
     if not isinstance(tag, str):
         return "", ""
     if tag.startswith("{"):
@@ -97,7 +99,24 @@ def _local(tag: Any) -> tuple[str, str]:
 
 
 def _text(elem: Any) -> str:
+    """All the text inside ``elem`` (an element without children: its own text)."""
+    if len(elem) == 0:
+        return elem.text or ""
     return "".join(elem.itertext())
+
+
+@lru_cache(maxsize=1024)
+def _role(tag: Any) -> str:
+    """What a child of an entry says: ``author``, ``creator``, ``category``, ``primary``,
+    ``link``, a :class:`RawEntry` attribute (``_SIMPLE``), or ``""`` for nothing read."""
+    namespace, local = _local(tag)
+    if local == "author":
+        return "" if namespace == DC[1:-1] else "author"
+    if local == "primary_category":
+        return "primary"
+    if local in ("creator", "category", "link"):
+        return local
+    return _SIMPLE.get(local, "")
 
 
 def _collect(elem: Any, kind: str) -> RawEntry:
@@ -105,23 +124,30 @@ def _collect(elem: Any, kind: str) -> RawEntry:
     raw = RawEntry(kind=kind, line=elem.sourceline, about=elem.get(f"{RDF}about"))
     creators: list[str] = []
     for child in elem:
-        namespace, local = _local(child.tag)
-        if local == "author" and namespace != DC[1:-1]:
+        role = _role(child.tag)
+        if not role:
+            continue
+        if role == "author":
             name = child.findtext(f"{ATOM}name") or child.findtext("name") or ""
-            affiliations = tuple(_text(a) for a in child if _local(a.tag)[1] == "affiliation")
+            affiliations = (
+                tuple(_text(a) for a in child if _local(a.tag)[1] == "affiliation")
+                if len(child) > 1  # an affiliation without a name is not read
+                else ()
+            )
             raw.authors.append((name, affiliations))
-        elif local == "creator":
-            creators.append(_text(child))
-        elif local == "category":
+        elif role == "category":
             raw.categories.append(child.get("term") or _text(child))
-        elif local == "primary_category":
+        elif role == "link":
+            if child.get("href") is not None:
+                raw.links.append(dict(sorted(child.attrib.items())))
+            else:
+                raw.link = _text(child)
+        elif role == "creator":
+            creators.append(_text(child))
+        elif role == "primary":
             raw.primary = child.get("term")
-        elif local == "link" and child.get("href") is not None:
-            raw.links.append(dict(sorted(child.attrib.items())))
-        elif local == "link":
-            raw.link = _text(child)
-        elif local in _SIMPLE and getattr(raw, _SIMPLE[local]) is None:
-            setattr(raw, _SIMPLE[local], _text(child))
+        elif getattr(raw, role) is None:
+            setattr(raw, role, _text(child))
     if creators:
         raw.creators = ", ".join(creators)
     return raw
@@ -265,8 +291,7 @@ class AtomReader:
         if raw.kind == "rdf" and not raw.pub_date:
             raw.pub_date = channel.get("date") or None
         try:
-            record = to_record(raw, found, ctx.options)
+            return to_record(raw, found, ctx.options, ctx.span(raw.line))
         except (ValueError, TypeError) as exc:
             ctx.fail(ParseError(str(exc), ctx.span(raw.line), found[0]))
             return None
-        return record.replace(origin=ctx.span(raw.line))

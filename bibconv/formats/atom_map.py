@@ -46,12 +46,11 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 from bibconv.arxiv import parse_arxiv_id
-from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
 
 __all__ = ["RawEntry", "arxiv_id_of", "is_error_entry", "split_creators", "to_record"]
 
 _PARAGRAPH_RE = re.compile(r"\r?\n[ \t]+(?=\S)")
-_SPACE_RE = re.compile(r"\s+")
 _ABOUT_TILDE_RE = re.compile(r"(?<![^\s(\[])~")
 _MATH_RE = re.compile(r"(\$\$.+?\$\$|\$[^$]+\$)", re.DOTALL)
 _HTML_P_RE = re.compile(r"</?p\b[^>]*>", re.IGNORECASE)
@@ -67,6 +66,7 @@ _RDF_TITLE_RE = re.compile(
 _OAI_RE = re.compile(r"^\s*oai:arXiv\.org:", re.IGNORECASE)
 _ARXIV_CLASS_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]+(?:-[A-Za-z]+)*)?$")
 _DOI_URL_RE = re.compile(r"^https?://(?:dx\.)?doi\.org/", re.IGNORECASE)
+_NO_NAME = Name()
 _ARXIV_LINK_RE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?P<kind>abs|pdf)/(?P<rest>.+?)/?$")
 
 
@@ -99,17 +99,21 @@ class RawEntry:
 
 
 def _collapse(text: str | None) -> str:
-    return _SPACE_RE.sub(" ", text or "").strip()
+    """Runs of whitespace → one space, none at the ends (``\\s+``, as ``str.split`` sees it)."""
+    return " ".join(text.split()) if text else ""
 
 
 def _rich(text: str) -> str:
     """One paragraph of arXiv TeX-ish text → record rich text."""
     from bibconv.latex import decode
 
-    parts = _MATH_RE.split(_collapse(text))
-    for i in range(0, len(parts), 2):  # outside math only
-        parts[i] = _ABOUT_TILDE_RE.sub(r"\\~{}", parts[i])
-    return decode("".join(parts), markup=True)
+    text = _collapse(text)
+    if "~" in text:
+        parts = _MATH_RE.split(text)
+        for i in range(0, len(parts), 2):  # outside math only
+            parts[i] = _ABOUT_TILDE_RE.sub(r"\\~{}", parts[i])
+        text = "".join(parts)
+    return decode(text, markup=True)
 
 
 def _paragraphs(text: str) -> str:
@@ -164,7 +168,7 @@ def split_creators(text: str) -> list[Name]:
     for piece in _split_outside_parens(text):
         name_text, affiliations = _affiliations(piece)
         name = parse_name(name_text)
-        if name != Name():
+        if name != _NO_NAME:
             names.append(replace(name, affiliation=affiliations))
     return names
 
@@ -242,8 +246,13 @@ def _links(raw: RawEntry, arxiv: Arxiv, doi: str | None) -> list[dict[str, str]]
     return kept
 
 
-def to_record(raw: RawEntry, arxiv_id: tuple[str, int | None], options: dict[str, Any]) -> Record:
-    """Map one entry (see the module docstring)."""
+def to_record(
+    raw: RawEntry,
+    arxiv_id: tuple[str, int | None],
+    options: dict[str, Any],
+    origin: SourceSpan | None = None,
+) -> Record:
+    """Map one entry (see the module docstring); ``origin`` is where it was read."""
     ident, version = arxiv_id
     extra: dict[str, Any] = {}
     title = raw.title or ""
@@ -312,8 +321,9 @@ def to_record(raw: RawEntry, arxiv_id: tuple[str, int | None], options: dict[str
     names: list[Name] = []
     for name_text, affiliations in raw.authors:
         name = _parse(name_text)
-        if name != Name():
-            names.append(replace(name, affiliation=tuple(a for a in map(_plain, affiliations) if a)))
+        if name != _NO_NAME:
+            kept = tuple(a for a in map(_plain, affiliations) if a) if affiliations else ()
+            names.append(replace(name, affiliation=kept) if kept or name.affiliation else name)
     if raw.creators and not raw.authors:
         names = split_creators(raw.creators)
     first, second = (updated, submitted) if options.get("arxiv_date") == "version" else (submitted, updated)
@@ -325,6 +335,7 @@ def to_record(raw: RawEntry, arxiv_id: tuple[str, int | None], options: dict[str
         dates={"issued": issued} if issued else {},
         arxiv=arxiv,
         extra=extra,
+        origin=origin,
     )
 
 
