@@ -150,7 +150,7 @@ def record_from_csl(
             keywords = tuple(rich_from_csl(k.strip()) for k in _text(value).split(",") if k.strip())
         elif key in csl.NUMBER_VARS:
             fields[key] = _number_text(value)
-        elif key in csl.VERBATIM_VARS:
+        elif key in csl.VERBATIM_VARS or key == "citation-key":  # a key is never rich text
             fields[key] = _text(value)
         elif key in csl.TEXT_VARS:
             fields[key] = rich_from_csl(_text(value))
