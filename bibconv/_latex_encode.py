@@ -63,7 +63,7 @@ _DIGIT_AFTER_RE = re.compile(r"\d")
 # TeX that reads or writes files, runs programs or redefines the input's meaning: never passed
 # through from record text (which may come from any web page), so a value cannot make a LaTeX run
 # read /etc/passwd or (with shell escape) run a command. ``^^5c`` is TeX's spelling of ``\``.
-_UNSAFE_TEX_RE = re.compile(
+UNSAFE_TEX_RE = re.compile(
     r"\\(?:input|include|includeonly|InputIfFileExists|IfFileExists|openin|openout|closein|closeout"
     r"|read|readline|write|immediate|newread|newwrite|endinput|special|directlua|latelua|luaexec"
     r"|ShellEscape|pdffiledump|pdfobj|pdfximage|pdfmdfivesum|pdffilesize|includegraphics"
@@ -190,12 +190,12 @@ def encode(
             if _DIGIT_AFTER_RE.match(text, m.end()) and not _TEXISH_RE.search(token):
                 continue  # ``$20 and $30``: a closing dollar before a digit must look like TeX
             token = unescape(token)
-            if not _is_balanced(token) or _UNSAFE_TEX_RE.search(token):
+            if not _is_balanced(token) or UNSAFE_TEX_RE.search(token):
                 continue
             emitted = _text(token, ascii, warn, math=True)
         else:  # a kept macro, or a superscript/subscript group (``10^{-3}``) that decoding keeps too
             token = unescape(token) if kind == "script" else token
-            if not _is_balanced(token) or _UNSAFE_TEX_RE.search(token):
+            if not _is_balanced(token) or UNSAFE_TEX_RE.search(token):
                 continue
             emitted = _text(token, ascii, warn, math=True)
         out.append(_text(unescape(text[pos : m.start()]), ascii, warn))

@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable
 from typing import ClassVar, TextIO
 
 from bibconv import csl, latex
+from bibconv._latex_encode import UNSAFE_TEX_RE
 from bibconv.formats import bibtex_map as m
 from bibconv.formats.bibtex_fields import PREPRINT_TYPES
 from bibconv.model import Date, Record
@@ -72,7 +73,7 @@ _NAME_VARS = {var: field for field, var in m.NAME_FIELDS.items()}
 _DISPLAY = {"archiveprefix": "archivePrefix", "primaryclass": "primaryClass"}
 _ORDER = {name: i for i, name in enumerate(m.FIELD_ORDER)}
 _NEWLINES_RE = re.compile(r"\s*[\r\n]+\s*")
-_BAD_KEY_RE = re.compile(r"[\s,{}()\"#%=\\']")
+_BAD_KEY_RE = re.compile(r"[\s,{}()\"#%=\\'^]")  # ^^5c is TeX's spelling of a backslash
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
 _PIECES_RE = re.compile(r"(\s+)")
 _EN_DASH_RE = re.compile(r"(?<![-–])–(?![-–])")
@@ -161,7 +162,8 @@ class _Fields:
             body = value.strip()
             if "\n" in body or "\r" in body:
                 body = _NEWLINES_RE.sub(" ", body)
-            self.values[name] = "{" + (body if _braces_ok(body) else _safe(self.encode(body))) + "}"
+            kept = _braces_ok(body) and not UNSAFE_TEX_RE.search(body)  # no \input, \write, \def…
+            self.values[name] = "{" + (body if kept else _safe(self.encode(body))) + "}"
         else:
             self.values[name] = "{" + _safe(self.encode(value)) + "}"
 
