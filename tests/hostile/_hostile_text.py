@@ -68,5 +68,5 @@ def hostile_records(draw: st.DrawFn) -> Record:
         },
         names={"author": names, "editor": (Name(literal=draw(VALUES)),)},
         keywords=(draw(VALUES), draw(VALUES)),
-        extra={"ris:M3": draw(VALUES), "csl:archive": draw(VALUES)},
+        extra={"bibtex:howpublished": draw(VALUES), "ris:M3": draw(VALUES), "csl:archive": draw(VALUES)},
     )
