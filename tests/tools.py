@@ -14,6 +14,7 @@ _PACKAGES = {
     "xml2bib": "bibutils",
     "bibtex": "texlive-binaries texlive-base",
     "biber": "biber",
+    "pdflatex": "texlive-latex-base",
 }
 
 
