@@ -63,6 +63,19 @@ def _richer_text(a: str, b: str) -> str:
     return b if len(b) > len(a) else a
 
 
+def _drop_truncation_note(fields: dict[str, str]) -> None:
+    """A listing's "abstract truncated" note, once the complete abstract has come from another record."""
+    from bibconv.formats._listing import TRUNCATED_NOTE
+
+    note = fields.get("note", "")
+    if TRUNCATED_NOTE in note:
+        rest = note.replace(f"; {TRUNCATED_NOTE}", "").replace(TRUNCATED_NOTE, "").strip("; ")
+        if rest:
+            fields["note"] = rest
+        else:
+            del fields["note"]
+
+
 def _name_detail(names: tuple[Name, ...]) -> tuple[int, int]:
     filled = sum(
         sum(1 for part in (n.family, n.given, n.non_dropping_particle, n.dropping_particle, n.suffix) if part)
@@ -94,6 +107,8 @@ def merge(a: Record, b: Record) -> Record:
     fields = dict(a.fields)
     for key, value in b.fields.items():
         fields[key] = _richer_text(fields[key], value) if key in fields else value
+    if "abstract" in fields and not _is_truncated(fields["abstract"]):
+        _drop_truncation_note(fields)
     names = dict(a.names)
     for var, people in b.names.items():
         if var not in names or _name_detail(people) > _name_detail(names[var]):
@@ -154,20 +169,23 @@ def _describe(record: Record) -> str:
     return f"{record.id or (record.title or '?')[:40]!r}{where}"
 
 
-def sort_records(records: Iterable[Record], by: str) -> Iterator[Record]:
-    """Records in the order asked: ``input`` (as read), ``key``, ``year`` or ``author``."""
+def sort_records(records: Iterable[Record], by: str, key_format: str = "authyeartitle") -> Iterator[Record]:
+    """Records in the order asked: ``input`` (as read), ``key`` (the citation key, as the writers make
+    it in ``key_format`` when a record has none), ``year`` or ``author``."""
     if by == "input":
         return iter(records)
     if by not in SORT_KEYS:
         raise ValueError(f"cannot sort by {by!r}; choose from {', '.join(SORT_KEYS)}")
 
     def key(record: Record) -> tuple[Any, ...]:
+        from bibconv.keys import make_key
+
         first = next(iter(record.authors), None)
         author = _fold(first.family_full() if first else "")
         year = record.issued.year if record.issued and record.issued.year is not None else 10**6
         title = _fold(record.title or "")
         if by == "key":
-            return ((record.id or "").lower(), year, author, title)
+            return ((record.id or make_key(record, key_format)).lower(), year, author, title)
         if by == "year":
             return (year, author, title)
         return (author, year, title)

@@ -6,9 +6,12 @@ import json
 
 from click.testing import CliRunner
 
+import bibconv
 from bibconv.cli import main
+from bibconv.formats._listing import TRUNCATED_NOTE
 from bibconv.merge import dedupe, identity_keys, merge, sort_records
 from bibconv.model import Arxiv, Date, Name, Record
+from tests.golden import FIXTURES
 
 PAU = Name(family="Rodríguez", given="Pau")
 LISTING = Record(
@@ -116,3 +119,63 @@ def test_cli_dedupe_sort_limit() -> None:
         main, ["convert", "-f", "csljson", "-t", "csljson", "--limit", "1"], input=json.dumps(items)
     )
     assert [i["id"] for i in json.loads(limited.stdout)] == ["z"]
+
+
+# --- real data: a listing page and the announcement feed of the same day ---------------------
+
+PAGE_PATH = FIXTURES / "html" / "other" / "luvata_aggregator_2026-08-19_cs.CL.html"
+FEED_PATH = FIXTURES / "rss" / "luvata_rss2_2026-08-19_cs.CL.xml"
+
+
+def test_real_listing_page_and_feed_merge_into_one_record_per_paper() -> None:
+    page = bibconv.read(PAGE_PATH)
+    feed = bibconv.read(FEED_PATH, "atom")
+    both = {r.arxiv.id for r in page if r.arxiv} & {r.arxiv.id for r in feed if r.arxiv}
+    assert both == {"2608.13706", "2604.08525"}
+    notes: list[str] = []
+    merged = dedupe(page + feed, notes.append)
+    assert len(merged) == len(page) + len(feed) - len(both)
+    assert len(notes) == len(both)
+    assert all(str(PAGE_PATH) in n and str(FEED_PATH) in n and n.endswith("(same arxiv)") for n in notes)
+    for record in merged:
+        if record.arxiv is not None and record.arxiv.id in both:
+            from_feed = next(r for r in feed if r.arxiv and r.arxiv.id == record.arxiv.id)
+            assert record.arxiv == from_feed.arxiv  # version, classes, dates: the feed knows them
+            assert record.fields["abstract"] == from_feed.fields["abstract"]
+            assert record.extra["atom:announce_type"] == from_feed.extra["atom:announce_type"]
+            assert record.origin == next(r for r in page if r.arxiv and r.arxiv.id == record.arxiv.id).origin
+
+
+def test_a_truncated_listing_abstract_is_resolved_and_its_note_dropped() -> None:
+    listing = bibconv.read(FIXTURES / "text" / "seed-listing.txt")
+    cut = next(r for r in listing if r.fields.get("note") == TRUNCATED_NOTE)
+    complete = cut.fields["abstract"].rstrip("….") + " and what the listing left out."
+    feed_record = cut.replace(fields={"title": cut.fields["title"], "abstract": complete})
+    (merged,) = dedupe([cut, feed_record])
+    assert merged.fields["abstract"] == complete
+    assert "note" not in merged.fields
+    kept = dedupe([cut.with_fields(note=f"Seen on a slide; {TRUNCATED_NOTE}"), feed_record])[0]
+    assert kept.fields["note"] == "Seen on a slide"
+
+
+def test_cli_dedupe_sort_limit_on_real_inputs() -> None:
+    runner = CliRunner()
+    args = ["convert", str(PAGE_PATH), str(FEED_PATH), "-t", "csljson", "--dedupe", "--sort", "year"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    page, feed = bibconv.read(PAGE_PATH), bibconv.read(FEED_PATH, "atom")
+    assert len(out) == len(page) + len(feed) - 2
+    assert result.stderr.count("merged") == 2
+    years = [i["issued"]["date-parts"][0][0] for i in out if "issued" in i]
+    assert years == sorted(years)
+    limited = runner.invoke(main, [*args, "--limit", "5"])
+    assert [i["id"] for i in json.loads(limited.stdout)] == [i["id"] for i in out[:5]]
+
+
+def test_sort_by_key_uses_the_keys_the_writers_make() -> None:
+    listing = bibconv.read(FIXTURES / "text" / "seed-listing.txt")
+    assert all(r.id is None for r in listing)
+    written = json.loads(bibconv.write(sort_records(listing, "key"), "csljson") or "")
+    keys = [item["id"] for item in written]
+    assert keys == sorted(keys)
