@@ -40,13 +40,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import ClassVar, TextIO
 
 from bibconv import csl, latex
 from bibconv._latex_encode import UNSAFE_TEX_RE
 from bibconv.formats import bibtex_map as m
 from bibconv.formats.bibtex_fields import PREPRINT_TYPES
-from bibconv.model import Date, Record
+from bibconv.model import Date, Name, Record
 from bibconv.registry import WriteContext, register
 
 __all__ = [
@@ -84,6 +85,8 @@ _SPECIAL_BLOCK_RE = re.compile(r"^@(?:preamble|comment)\s*[{(]", re.I)
 
 def _braces_ok(text: str) -> bool:
     """Balanced for BibTeX (every brace counts) and for bibtexparser (``\\{`` does not)."""
+    if "{" not in text and "}" not in text:
+        return not text.endswith("\\")
     literal = escaped = 0
     prev = ""
     for ch in text:
@@ -108,13 +111,19 @@ def _safe(body: str) -> str:
 def _protect(tex: str) -> str:
     """:func:`latex.protect_case`, leaving words that hold a brace group of their own as they are."""
     protected = latex.protect_case(tex)
+    if protected == tex:
+        return tex
     before, after = _PIECES_RE.split(tex), _PIECES_RE.split(protected)
     if len(before) != len(after):
         return protected
     out = []
     in_math = False
     for b, a in zip(before, after, strict=True):
-        dollars = len(_DOLLAR_RE.findall(b))
+        dollars = len(_DOLLAR_RE.findall(b)) if "$" in b else 0
+        if b == a:  # unchanged: what _keep would choose either way
+            out.append(b)
+            in_math = in_math != (dollars % 2 == 1)
+            continue
         spans_math = in_math or dollars % 2 == 1  # math across words (``$a b$``) is left alone
         out.append(b if spans_math or _keep(b, a) else a)
         in_math = in_math != (dollars % 2 == 1)
@@ -287,27 +296,57 @@ def _arxiv_fields(record: Record, fields: _Fields, dialect: str, plain: Callable
         fields.put("pubstate", "prepublished", raw=True)
 
 
+_SHORT = 200
+"""Values up to this long (journals, publishers, notes, name parts) repeat across a file: cached."""
+
+
+@lru_cache(maxsize=8192)
+def _encode_short(text: str, ascii_only: bool) -> tuple[str, tuple[str, ...]]:
+    """:func:`latex.encode` of a short value, with the warnings it gave (replayed at each use)."""
+    warnings: list[str] = []
+    return latex.encode(text, ascii=ascii_only, warn=warnings.append), tuple(warnings)
+
+
+@lru_cache(maxsize=8192)
+def _name_tex(name: Name, ascii_only: bool, extended: bool) -> tuple[str, tuple[str, ...]]:
+    """A name in BibTeX form, with the warnings encoding it gave (names repeat across a file)."""
+    from bibconv.names import format_bibtex_name
+
+    warnings: list[str] = []
+
+    def encode_plain(text: str) -> str:  # a name part: balanced on its own, as BibTeX splits names
+        return _safe(latex.encode(latex.escape_markup(text), ascii=ascii_only, warn=warnings.append))
+
+    return format_bibtex_name(name, encode_plain, extended=extended), tuple(warnings)
+
+
 def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = "  ") -> str:
     """One entry (with the ``@preamble``/``@comment`` blocks kept around it) as BibTeX text."""
     ascii_only = bool(ctx.option("ascii"))
+    extended = dialect == "biblatex"
 
     def warn(message: str) -> None:
         ctx.warn(message, record.id)
 
+    def replay(found: tuple[str, tuple[str, ...]]) -> str:
+        for message in found[1]:
+            warn(message)
+        return found[0]
+
     def encode(text: str) -> str:
-        return latex.encode(text, ascii=ascii_only, warn=warn)
+        if len(text) > _SHORT:
+            return latex.encode(text, ascii=ascii_only, warn=warn)
+        return replay(_encode_short(text, ascii_only))
 
     def encode_plain(text: str) -> str:  # a name part: balanced on its own, as BibTeX splits names
         return _safe(encode(latex.escape_markup(text)))
-
-    from bibconv.names import format_bibtex_name
 
     entry = entry_type_for(record, dialect)
     low = entry.lower()
     fields = _Fields(encode, warn)
     for var, people in record.names.items():
         name = _NAME_VARS.get(var) or m.CSL_PREFIX + var
-        listed = [format_bibtex_name(p, encode_plain, extended=dialect == "biblatex") for p in people]
+        listed = [replay(_name_tex(p, ascii_only, extended)) for p in people]
         fields.put(name, " and ".join(listed), tex=True)
         if any(p.affiliation for p in people):
             groups = ("".join("{" + encode_plain(a) + "}" for a in p.affiliation) or "{}" for p in people)
