@@ -128,7 +128,8 @@ def _bibtex(record: Record, dialect: str) -> Record:
     from bibconv.formats.bibtex_fields import unprotect
     from bibconv.formats.bibtex_write import entry_type_for, read_type
 
-    entry = entry_type_for(record, dialect).lower()
+    written = entry_type_for(record, dialect)
+    entry = written.lower()
     record_type = read_type(record, entry)
     preprint = record.arxiv is not None and record_type == "article"
     fields: dict[str, str] = {}
@@ -161,13 +162,12 @@ def _bibtex(record: Record, dialect: str) -> Record:
         and isinstance(v, (str, int, float))
         and k[7:] not in m.ARXIV_FIELDS
     }
-    kept_type = record.extra.get("bibtex:entrytype")
-    if not preprint and entry not in (
+    if not preprint and written not in (
         m.entry_type(record_type, "bibtex"),
         m.entry_type(record_type, "biblatex"),
     ):
         extra["bibtex:entrytype"] = (
-            kept_type if isinstance(kept_type, str) and kept_type.lower() == entry else entry
+            written  # as written (``@Article``): the reader keeps what it would not write
         )
     return record.replace(
         type=record_type,
@@ -201,7 +201,7 @@ def _bibtex_name(name: Name, dialect: str) -> Name:
     if name.literal is not None:
         return Name(literal=_plain(name.literal), affiliation=affiliation)
     particle = name.non_dropping_particle or name.dropping_particle
-    lowercase = bool(particle) and all(w[:1].isalpha() and w[:1].islower() for w in particle.split())
+    lowercase = bool(particle) and all(w[:1].isalpha() and w[:1].islower() for w in (particle or "").split())
     if dialect == "biblatex" and (name.dropping_particle or (particle and not lowercase)):
         return replace(name, affiliation=affiliation)  # biblatex's extended name form holds it all
     if particle and not lowercase:

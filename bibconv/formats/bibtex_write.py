@@ -360,10 +360,8 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
         elif var in _VERBATIM_VARS:  # identifiers are kept as they are, not as rich text
             fields.put(_VERBATIM_VARS[var], value, raw=_braces_ok(value))
         else:
-            numbered = var in _NUMBERS
-            name = number_field(var, reads_as) if numbered else m.field_for(var, dialect, low)
-            if name is None or name in fields.values:  # no field of its own, or taken: bibconv's own
-                name = m.CSL_PREFIX + var
+            own = number_field(var, reads_as) if var in _NUMBERS else m.field_for(var, dialect, low)
+            name = own if own and own not in fields.values else m.CSL_PREFIX + var  # none, or taken
             if var in csl.VERBATIM_VARS:  # call-number, language, archive_location: plain text
                 fields.put(name, encode_plain(value), tex=True)
             elif var == "page":
