@@ -7,7 +7,9 @@ parts, ``raw`` and ``literal`` dates are understood. Keys the schema does not kn
 back under ``custom``, so the output validates against the official schema and
 nothing is lost. Record data with no CSL variable travels under ``custom`` too:
 ``bibconv:arxiv`` (the whole arXiv block), ``bibconv:affiliations``, and ``extra``
-entries of other formats under their own keys (``bibtex:howpublished``).
+entries of other formats under their own keys (``bibtex:howpublished``; BibTeX's ``subtitle`` and
+``organization``, for which CSL has no variable, travel so). What the writer keeps, as code, is
+:func:`bibconv.projection.project`.
 """
 
 from __future__ import annotations
