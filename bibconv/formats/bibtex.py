@@ -36,13 +36,14 @@ from collections.abc import Iterator
 from typing import IO, Any, ClassVar
 
 from bibconv.errors import ParseError
+from bibconv.formats._bibtex_scan import ScannedEntry
 from bibconv.formats.bibtex_fields import build_record
 from bibconv.formats.bibtex_map import ALIASES, INHERIT_SKIP, MONTH_MACROS, inherit_renames
 from bibconv.formats.bibtex_syntax import RAW_KEY_RE, blocks, chunks, resolve_value
 from bibconv.formats.bibtex_write import BiblatexWriter, BibtexWriter
 from bibconv.model import Record
 from bibconv.registry import ReadContext, register
-from bibconv.textio import open_text
+from bibconv.textio import open_text, sniff_encoding
 
 __all__ = ["BiblatexReader", "BiblatexWriter", "BibtexReader", "BibtexWriter", "resolve_value"]
 
@@ -155,11 +156,33 @@ class _Entries:
         return fields
 
 
+def _may_name_parents(stream: IO[bytes]) -> bool:
+    """Whether the input has the word ``crossref`` or ``xdata`` (any case), from its bytes.
+
+    Text in UTF-16 or UTF-32 (by its byte-order mark) is taken to have them.
+    """
+    start = stream.tell()
+    head = stream.read(4)
+    found = sniff_encoding(head) not in ("utf-8", "utf-8-sig")
+    tail = head
+    while not found:
+        block = stream.read(1 << 20)
+        if not block:
+            break
+        window = (tail + block).lower()
+        found = b"crossref" in window or b"xdata" in window
+        tail = block[-7:]
+    stream.seek(start)
+    return found
+
+
 def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[str, str]]]:
     """The fields of every entry that a ``crossref`` or ``xdata`` field names (two quick passes)."""
     from bibtexparser.model import Entry, String
 
     start = stream.tell()
+    if not _may_name_parents(stream):
+        return {}
     wanted: set[str] = set()
     quiet = ReadContext(ctx.filename, strict=False)
     for _, chunk in chunks(open_text(stream, quiet, fallback="cp1252")):
@@ -175,7 +198,7 @@ def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[s
         try:
             if isinstance(block, String):
                 entries.string(block)
-            elif isinstance(block, Entry) and block.key.strip().lower() in wanted:
+            elif isinstance(block, (Entry, ScannedEntry)) and block.key.strip().lower() in wanted:
                 parents.setdefault(block.key.strip().lower(), (block.entry_type, entries.fields(block, line)))
         except ValueError:  # reported when the entry itself is read
             continue
@@ -222,7 +245,7 @@ class BibtexReader:
                     ctx.fail(ParseError(f"@string {block.key}: {exc}", ctx.span(line)))
             elif isinstance(block, (Preamble, ExplicitComment)):
                 entries.pending.append(block.raw)  # type: ignore[arg-type,unused-ignore]
-            elif isinstance(block, Entry):
+            elif isinstance(block, (Entry, ScannedEntry)):
                 record = self._record(block, line, entries)
                 if record is None:
                     continue

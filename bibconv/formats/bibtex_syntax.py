@@ -1,9 +1,11 @@
 r"""BibTeX syntax on top of bibtexparser's splitter: chunks cut at entry boundaries, value resolution.
 
 Used by :mod:`bibconv.formats.bibtex`. :func:`chunks` cuts the text before a line that starts an
-entry (``@type{`` at brace depth 0) once a chunk is :data:`CHUNK_SIZE` long; :func:`split` runs the
-splitter on a chunk, counting ``\{`` as a brace as BibTeX does; :func:`resolve_value` turns a field's
-value expression (``{…}``, ``"…"``, numbers, ``@string`` macros joined by ``#``) into TeX text.
+entry (``@type{`` at brace depth 0) once a chunk is :data:`CHUNK_SIZE` long; :func:`blocks` reads a
+chunk of plain entries with :func:`bibconv.formats._bibtex_scan.scan` (the same blocks, faster),
+any other with :func:`split`, which runs the splitter on it, counting ``\{`` as a brace as BibTeX
+does; :func:`resolve_value` turns a field's value expression (``{…}``, ``"…"``, numbers,
+``@string`` macros joined by ``#``) into TeX text.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from bibconv.errors import ParseError
+from bibconv.formats._bibtex_scan import scan
 from bibconv.registry import ReadContext
-from bibconv.textio import iter_lines
 
 __all__ = ["CHUNK_SIZE", "RAW_KEY_RE", "blocks", "chunks", "pieces", "resolve_value", "split"]
 
@@ -25,6 +27,7 @@ _MAX_CHUNK = 1 << 23
 _MARK = "\ufdd4"
 RAW_KEY_RE = re.compile(r"^\s*@\w*\s*[{(]\s*([^,\s{}()=]+)\s*,")
 _BLOCK_LINE_RE = re.compile(r"^[ \t]*@[\w]*[ \t]*[{(]")
+_CUT_RE = re.compile(r"\n[ \t]*@\w*[ \t]*[{(]")
 _KEYLESS_RE = re.compile(r"^([ \t]*@(?!string|preamble|comment)\w+[ \t]*\{)(?=\s*[\w.-]+\s*=)", re.I | re.M)
 _TOKEN_RE = re.compile(r"[^\s#{}\"=,]+")
 
@@ -126,22 +129,69 @@ def _parse_value(expr: str, macros: dict[str, str], undefined: list[str] | None,
 
 
 def chunks(text: IO[str]) -> Iterator[tuple[int, str]]:
-    """``(first line number, text)`` pieces of the input, each ending before an entry boundary."""
-    lines: list[str] = []
-    size = 0
-    depth = 0
-    first = 1
-    for number, line in iter_lines(text):
-        if size >= CHUNK_SIZE and _BLOCK_LINE_RE.match(line) and (depth <= 0 or size >= _MAX_CHUNK):
-            yield first, "\n".join(lines)
-            lines, size, depth, first = [], 0, 0, number
-        lines.append(line)
-        size += len(line) + 1
-        if "{" in line or "}" in line:
-            escaped = line.count("\\{") - line.count("\\}")
-            depth += line.count("{") - line.count("}") - escaped
-    if lines:
-        yield first, "\n".join(lines)
+    """``(first line number, text)`` pieces of the input, each ending before an entry boundary.
+
+    Line ends become ``\\n``. A piece is cut before the first line that starts a block
+    (``@type{``) once the piece is :data:`CHUNK_SIZE` long and its braces are balanced (``\\{``
+    does not count), or once it is :data:`_MAX_CHUNK` long whatever its braces. The text is
+    searched in bulk, not line by line; where it is cut depends on the text alone.
+    """
+    buffer = ""  # the piece being gathered, from its first line
+    parts: list[str] = []  # text read after buffer
+    size = 0  # and its length
+    first = 1  # line number of buffer[0]
+    depth = 0  # brace depth at buffer[counted]
+    counted = 0
+    searched = 0  # no line before this one starts a cut
+
+    def cut_pieces(final: bool) -> Iterator[tuple[int, str]]:
+        nonlocal buffer, first, depth, counted, searched
+        # A line can be judged once it is whole: up to the last line end, or to the end.
+        end = len(buffer) if final else buffer.rfind("\n") + 1
+        while True:
+            found = _CUT_RE.search(buffer, max(CHUNK_SIZE - 1, counted, searched), end)
+            if found is None:
+                searched = max(searched, end - 1)
+                return
+            cut = found.start() + 1
+            depth += _depth(buffer, counted, cut)
+            counted = cut
+            if depth > 0 and cut < _MAX_CHUNK:
+                continue
+            yield first, buffer[: cut - 1]
+            first += buffer.count("\n", 0, cut)
+            buffer, end = buffer[cut:], end - cut
+            depth = counted = searched = 0
+
+    held_cr = False
+    for read in iter(lambda: text.read(1 << 16), ""):
+        if held_cr:
+            read = "\r" + read
+        # A read ending in CR may be the first half of a CRLF: decide with the next one.
+        held_cr = read.endswith("\r")
+        if held_cr:
+            read = read[:-1]
+        if "\r" in read:
+            read = read.replace("\r\n", "\n").replace("\r", "\n")
+        parts.append(read)
+        size += len(read)
+        # Join when a cut may be due, and not for every read of a long piece (no quadratic copying).
+        if len(buffer) + size >= CHUNK_SIZE and size >= len(buffer) >> 2:
+            buffer += "".join(parts)
+            parts, size = [], 0
+            yield from cut_pieces(final=False)
+    buffer += "".join(parts) + ("\n" if held_cr else "")
+    yield from cut_pieces(final=True)
+    if buffer:
+        yield first, buffer[:-1] if buffer.endswith("\n") else buffer
+
+
+def _depth(text: str, start: int, end: int) -> int:
+    """How much deeper in braces ``text[end]`` is than ``text[start]`` (``\\{`` and ``\\}`` not counted)."""
+    if "{" not in text[start:end] and "}" not in text[start:end]:
+        return 0
+    opened = text.count("{", start, end) - text.count("\\{", start, end)
+    return opened - text.count("}", start, end) + text.count("\\}", start, end)
 
 
 def split(chunk: str, literal: bool = True) -> list[Any]:
@@ -197,6 +247,11 @@ def blocks(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, Any]]:
     from bibtexparser.model import ParsingFailedBlock
 
     for first, chunk in chunks(text):
+        scanned = scan(chunk)  # plain entries only; anything else goes through the splitter
+        if scanned is not None:
+            for entry in scanned:
+                yield first + entry.start_line, entry
+            continue
         try:
             blocks = split(chunk)
         except Exception:

@@ -1,0 +1,150 @@
+r"""A fast scanner for the common shape of BibTeX entries, exact or silent.
+
+:func:`scan` reads a chunk (see :func:`bibconv.formats.bibtex_syntax.chunks`) made only of
+well-formed ``@type{key, name = value, …}`` entries and the text between them, and gives the
+same entries, keys, fields and raw text that bibtexparser's splitter gives through
+:func:`bibconv.formats.bibtex_syntax.split` (every brace counted, ``\{`` too, as BibTeX does).
+Anything else — ``@string``, ``@preamble`` and ``@comment`` blocks, ``(``-delimited entries, a
+``{"}`` in a quoted value, a field name it would not take as written, an entry that does not close,
+a block start at the start of a line inside an entry — makes it give ``None``, and the chunk goes
+through the splitter. Text outside entries is skipped (the reader has no use for it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+__all__ = ["ScannedEntry", "ScannedField", "scan"]
+
+# The splitter's block start: '@', a type, blanks, and an opening delimiter.
+_BLOCK_START = re.compile(r"@\w*[ \t]*(?=[{(])")
+_OTHER_BLOCKS = ("@comment", "@preamble", "@string")
+# A block start at the start of a line, which would end an entry still open (the splitter's rule).
+_LINE_START_BLOCK = re.compile(r"\n\s*@\w*[ \t]*[{(]")
+# The key: no delimiter, quote, '=', '@' or backslash before the ',' (or the '}' of an empty entry).
+_KEY = re.compile(r"([^,{}\"=@\\]*)([,}])")
+_NAME = re.compile(r"\s*([^\s,{}\"=@\\#%()]+)\s*=")
+_CLOSE = re.compile(r"\s*\}")
+# What ends or nests a value: braces (all of them, escaped or not), unescaped quotes and commas.
+_VALUE_MARK = re.compile(r'[{}]|(?<!\\)[",]')
+
+
+class ScannedField(NamedTuple):
+    """One ``name = value`` of an entry, both as the splitter gives them (stripped)."""
+
+    key: str
+    value: str
+
+
+class ScannedEntry:
+    """An entry as :func:`scan` found it: the attributes of bibtexparser's ``Entry`` the reader uses."""
+
+    __slots__ = ("entry_type", "fields", "key", "raw", "start_line")
+
+    def __init__(
+        self, entry_type: str, key: str, fields: list[ScannedField], raw: str, start_line: int
+    ) -> None:
+        self.entry_type = entry_type
+        self.key = key
+        self.fields = fields
+        self.raw = raw
+        self.start_line = start_line
+
+
+def _closing_brace(text: str, start: int) -> int:
+    """Index of the ``}`` closing the ``{`` at ``start``, or -1.
+
+    From one ``}`` to the next, only ``{`` can come between: counting them gives the depth.
+    """
+    depth = 1
+    pos = start + 1
+    while True:
+        close = text.find("}", pos)
+        if close < 0:
+            return -1
+        depth += text.count("{", pos, close) - 1
+        if depth == 0:
+            return close
+        pos = close + 1
+
+
+def _value_end(text: str, start: int) -> int:
+    """Index of the ``,`` or ``}`` that ends the value starting at ``start``, or -1 if unusual."""
+    quoted = False
+    pos = start
+    while True:
+        match = _VALUE_MARK.search(text, pos)
+        if match is None:
+            return -1
+        mark, pos = match.group(), match.start()
+        if mark == '"':
+            if quoted and text[pos - 1] == "{":
+                return -1  # {"} inside quotes: the splitter's own rule, left to it
+            quoted = not quoted
+        elif quoted:
+            pass  # braces and commas inside quotes are text to the splitter
+        elif mark == "{":
+            pos = _closing_brace(text, pos)
+            if pos < 0:
+                return -1
+        else:
+            return pos  # ',' or '}' outside braces and quotes
+        pos += 1
+
+
+def _entry(chunk: str, at: int, body: int) -> tuple[str, list[ScannedField], int] | None:
+    """Key, fields and end of the entry whose ``{`` is at ``body``; ``None`` if unusual."""
+    head = _KEY.match(chunk, body + 1)
+    if head is None:
+        return None
+    key = head.group(1).strip()
+    fields: list[ScannedField] = []
+    pos = head.end()
+    if head.group(2) == "}":
+        end = pos
+    else:
+        while True:
+            name = _NAME.match(chunk, pos)
+            if name is None:
+                close = _CLOSE.match(chunk, pos)
+                if close is None:
+                    return None
+                end = close.end()
+                break
+            stop = _value_end(chunk, name.end())
+            if stop < 0:
+                return None
+            fields.append(ScannedField(name.group(1), chunk[name.end() : stop].strip()))
+            pos = stop + 1
+            if chunk[stop] == "}":
+                end = pos
+                break
+    if _LINE_START_BLOCK.search(chunk, body, end):
+        return None
+    return key, fields, end
+
+
+def scan(chunk: str) -> list[ScannedEntry] | None:
+    """The entries of ``chunk``, or ``None`` when it holds anything but plain entries."""
+    entries: list[ScannedEntry] = []
+    pos = 0
+    line = 0
+    counted = 0
+    while True:
+        start = _BLOCK_START.search(chunk, pos)
+        if start is None:
+            return entries
+        kind = start.group().lower()
+        body = start.end()
+        if kind.startswith(_OTHER_BLOCKS) or chunk[body] != "{":
+            return None
+        found = _entry(chunk, start.start(), body)
+        if found is None:
+            return None
+        key, fields, end = found
+        # The splitter does not count a line end after a backslash (it takes it for an escape).
+        line += chunk.count("\n", counted, start.start()) - chunk.count("\\\n", counted, start.start())
+        counted = start.start()
+        entries.append(ScannedEntry(kind[1:].strip(), key, fields, chunk[start.start() : end], line))
+        pos = end
