@@ -24,11 +24,13 @@ from bibconv.formats.ris_map import (
     parse_date,
 )
 from bibconv.latex import escape_markup
-from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
 from bibconv.names import parse_ris_name
 from bibconv.registry import ReadContext
 
 __all__ = ["DATE_INFO_KEY", "TY_KEY", "build_record", "continue_value"]
+
+_NO_NAME = Name()
 
 TY_KEY = "ris:TY"
 """``extra`` key of a ``TY`` that the record's CSL type would not give back (``EJOUR``, ``GEN``…)."""
@@ -306,8 +308,8 @@ def _find_arxiv(fields: dict[str, str], notes: list[str]) -> tuple[Arxiv | None,
     return arxiv, notes
 
 
-def build_record(entries: list[list[Any]], ctx: ReadContext) -> Record:
-    """The canonical record for the ``[tag, value, line]`` entries of one RIS record."""
+def build_record(entries: list[list[Any]], ctx: ReadContext, origin: SourceSpan | None = None) -> Record:
+    """The canonical record for the ``[tag, value, line]`` entries of one RIS record, read at ``origin``."""
     has_type = bool(entries) and entries[0][0] == "TY"
     rid = next((str(e[1]).strip() for e in entries if e[0] == "ID" and str(e[1]).strip()), None)
     csl_type, code = _read_type(
@@ -340,9 +342,10 @@ def build_record(entries: list[list[Any]], ctx: ReadContext) -> Record:
         type=csl_type,
         id=builder.rid,
         fields=fields,
-        names={var: tuple(n for n in people if n != Name()) for var, people in builder.names.items()},
+        names={var: tuple(n for n in people if n != _NO_NAME) for var, people in builder.names.items()},
         dates=dates,
         keywords=tuple(builder.keywords),
         arxiv=arxiv,
         extra=extra,
+        origin=origin,
     )

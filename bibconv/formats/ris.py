@@ -194,11 +194,11 @@ class RisReader:
     @staticmethod
     def _finish(entries: list[list[Any]], start: int, ctx: ReadContext) -> Iterator[Record]:
         try:
-            record = build_record(entries, ctx)
+            record = build_record(entries, ctx, ctx.span(start))
         except ValueError as exc:
             ctx.fail(ParseError(f"bad record: {exc}", ctx.span(start)))
             return
-        yield record.replace(origin=ctx.span(start))
+        yield record
 
 
 _BREAKS = re.compile(r"\s*[\r\n\u2028\u2029\x85\x0b\x0c]+\s*")
