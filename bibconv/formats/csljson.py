@@ -123,9 +123,9 @@ def _arxiv_from_fields(fields: Mapping[str, str]) -> Arxiv | None:
 
 
 def record_from_csl(
-    item: Mapping[str, Any], ctx: ReadContext | None = None, index: int | None = None
+    item: Mapping[str, Any], ctx: ReadContext | None = None, index: int | None = None, line: int | None = None
 ) -> Record:
-    """Build a record from one CSL-JSON item; raises ``ValueError`` on a malformed item."""
+    """Build a record from one CSL-JSON item (item ``index``, at ``line``); ``ValueError`` if malformed."""
     if not isinstance(item, Mapping):
         raise ValueError("an item must be a JSON object")
     fields: dict[str, str] = {}
@@ -192,7 +192,7 @@ def record_from_csl(
         key = None if raw_id in (None, "") else str(raw_id)
     elif raw_id not in (None, "") and str(raw_id) != key:
         extra[_CSL_ID_KEY] = str(raw_id)
-    span = ctx.span(index=index) if ctx else None
+    span = ctx.span(line, index=index) if ctx else None
     return Record(
         type=record_type,
         id=key,
@@ -421,12 +421,12 @@ class CslJsonReader:
                 items = (value,)
             for item in items:
                 try:
-                    record = record_from_csl(item, ctx, index)
+                    record = record_from_csl(item, ctx, index, line)
                 except (ValueError, TypeError, KeyError) as exc:
                     key = item.get("id") if isinstance(item, Mapping) else None
                     ctx.fail(ReadError(str(exc), ctx.span(line, index=index), str(key) if key else None))
                     continue
-                yield record.replace(origin=ctx.span(line, index=index))
+                yield record
 
 
 @register
