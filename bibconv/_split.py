@@ -27,6 +27,7 @@ Text in UTF-16 or UTF-32 is never cut (its line ends are not single bytes).
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
 import mmap
 import re
@@ -54,7 +55,10 @@ _WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, cod
 _NONBLANK_LINE = re.compile(rb"^[ \t\r]*\S", re.M)
 _BIBTEX_BLOCK = re.compile(rb"^[ \t]*@[ \t]*(\w*)[ \t]*[{(]", re.M)
 _BIBTEX_SPECIAL = {b"comment", b"preamble", b"string"}
-_BIBTEX_GLOBAL = re.compile(rb"@[ \t]*string[ \t]*[{(]|\b(?:crossref|xdata)[ \t]*=", re.I)
+_BIBTEX_STRING = re.compile(rb"@[ \t]*string[ \t]*[{(]", re.I)
+_BIBTEX_REF = re.compile(rb"\b(?:crossref|xdata)[ \t]*=", re.I)
+_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+_BLOCK = 1 << 22
 _BIBTEX_KEY = re.compile(rb"@[ \t]*(\w+)[ \t]*[{(][ \t]*([^,\s{}()=]+)[ \t]*,")
 _RIS_END = re.compile(
     rb"^ER[ \t]*-[^\r\n]*(?:\r\n|\r|\n)(?=(?:[ \t]*(?:\r\n|\r|\n))*(?:TY[ \t]|\d+\.))", re.M
@@ -71,21 +75,34 @@ def _wide(stream: IO[bytes]) -> bool:
 
 
 def _pieces(stream: IO[bytes], size: int, cut: Cut) -> Iterator[Piece]:
-    """Read ``size`` bytes at a time; ``cut(buffer)`` tells where a piece may end (0: not yet)."""
-    pending = b""
+    """Read ``size`` bytes at a time; ``cut(buffer)`` tells where a piece may end (0: not yet).
+
+    After a buffer with no place to cut, the next try waits until the buffer has doubled, so
+    that input which cannot be cut for long (a brace never closed) costs linear time.
+    """
+    parts: list[bytes] = []
+    pending = 0  # bytes in parts
+    tried = 0  # the buffer's length at the last try that found no cut
     line = 1
     while True:
         block = stream.read(size)
         if not block:
-            if pending:
-                yield Piece(pending, line)
+            if parts:
+                yield Piece(b"".join(parts), line)
             return
-        pending += block
-        end = cut(pending)
-        if end > 0:
-            piece, pending = pending[:end], pending[end:]
-            yield Piece(piece, line)
-            line += piece.count(b"\n")
+        parts.append(block)
+        pending += len(block)
+        if pending < 2 * tried:
+            continue
+        buffer = b"".join(parts)
+        end = cut(buffer)
+        if end <= 0:
+            parts, tried = [buffer], pending
+            continue
+        piece, rest = buffer[:end], buffer[end:]
+        parts, pending, tried = [rest] if rest else [], len(rest), 0
+        yield Piece(piece, line)
+        line += piece.count(b"\n")
 
 
 def _line_cut(buffer: bytes) -> int:
@@ -183,19 +200,45 @@ def _split_json_array(stream: IO[bytes], size: int) -> Iterator[Piece]:
 
 
 def _bibtex_cut(buffer: bytes) -> int:
-    blocks = [(m.start(), m[1].lower()) for m in _BIBTEX_BLOCK.finditer(buffer)]
-    for i in range(len(blocks) - 1, 0, -1):
-        at, kind = blocks[i]
-        if kind in _BIBTEX_SPECIAL or blocks[i - 1][1] in _BIBTEX_SPECIAL:
-            continue
-        if buffer.count(b"{", 0, at) == buffer.count(b"}", 0, at):
-            return at
-    return 0
+    """Before the last entry that follows an entry with balanced braces before it (0: none).
+
+    The block starts are looked for in a window at the end of the buffer, widened until a cut
+    is found or the window is the whole buffer (a block's kind is known for all but the first).
+    """
+    window = 1 << 16
+    while True:
+        start = max(len(buffer) - window, 0)
+        blocks = [(m.start(), m[1].lower()) for m in _BIBTEX_BLOCK.finditer(buffer, start)]
+        best = 0
+        if blocks:  # the brace depth before each block, counted forward once
+            at = blocks[0][0]
+            depth = buffer.count(b"{", 0, at) - buffer.count(b"}", 0, at)
+            for (before, previous), (at, kind) in itertools.pairwise(blocks):
+                depth += buffer.count(b"{", before, at) - buffer.count(b"}", before, at)
+                if depth == 0 and kind not in _BIBTEX_SPECIAL and previous not in _BIBTEX_SPECIAL:
+                    best = at
+        if best or start == 0:
+            return best
+        window *= 4
+
+
+def _bibtex_refers(view: bytes) -> bool:
+    """Whether ``crossref =`` or ``xdata =`` (any case) occurs: the words are looked for in
+    lower-cased blocks that end at line ends, and only a block that has one is searched."""
+    start = 0
+    while start < len(view):
+        end = view.find(b"\n", min(start + _BLOCK, len(view))) + 1 or len(view)
+        block = view[start:end]
+        lowered = block.translate(_LOWER)
+        if (b"crossref" in lowered or b"xdata" in lowered) and _BIBTEX_REF.search(block):
+            return True
+        start = end
+    return False
 
 
 def _bibtex_whole_file(view: bytes) -> bool:
     """Whether reading this file needs all of it at once: strings, cross-references, repeated keys."""
-    if _BIBTEX_GLOBAL.search(view):
+    if _BIBTEX_STRING.search(view) or _bibtex_refers(view):
         return True
     keys: set[bytes] = set()
     for match in _BIBTEX_KEY.finditer(view):
@@ -223,10 +266,15 @@ def split_bibtex(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
 
 
 def _ris_cut(buffer: bytes) -> int:
-    last = None
-    for last in _RIS_END.finditer(buffer):  # noqa: B007 - the last match is wanted
-        pass
-    return last.end() if last else 0
+    """After the last ``ER`` line that a ``TY`` line or a record counter follows (0: none)."""
+    end = len(buffer)
+    while (at := buffer.rfind(b"ER", 0, end)) >= 0:
+        if at == 0 or buffer[at - 1] == 0x0A:  # at a line start, as ^ in _RIS_END
+            found = _RIS_END.match(buffer, at)
+            if found:
+                return found.end()
+        end = at + 1
+    return 0
 
 
 def split_ris(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
