@@ -356,7 +356,8 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
         value = record.fields[var]
         if var in ("title", "title-short"):
             name = "title" if var == "title" else "shorttitle"
-            fields.put(name, _protect(_safe(encode(value))), tex=True)
+            tex = latex.encode(value, ascii=ascii_only, warn=warn)  # titles rarely repeat: not cached
+            fields.put(name, _protect(_safe(tex)), tex=True)
         elif var in _VERBATIM_VARS:  # identifiers are kept as they are, not as rich text
             fields.put(_VERBATIM_VARS[var], value, raw=_braces_ok(value))
         else:
