@@ -7,6 +7,7 @@ import re
 __all__ = ["protect_case"]
 
 _WORD_SPLIT_RE = re.compile(r"(\s+)")
+_GROUPING_RE = re.compile(r"[{}\\$]")
 _TRAIL_RE = re.compile(r"[,.;:!?)\]'\"]+$")
 _LEAD_RE = re.compile(r"^[(\['\"]+")
 _CONTROL_END_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z]+$")
@@ -79,6 +80,12 @@ def protect_case(text: str) -> str:
     for piece in pieces:
         if not piece or piece.isspace():
             out.append(piece)
+            continue
+        if piece.islower() and not _GROUPING_RE.search(piece):
+            # A lowercase word without braces, math or macros: nothing to protect, no state to carry.
+            out.append(piece)
+            after_macro = False
+            sentence_start = piece.endswith(":")
             continue
         change, dips, dollars = _word_info(piece, depth)
         follows_macro = after_macro

@@ -50,13 +50,16 @@ _OPEN_TAGS = {
     "<sub>": "sub",
     "<sc>": "sc",
 }
+# Each pattern opens with a lookahead on its possible first characters, so the regex engine skips
+# ordinary text without trying every alternative at every position.
 _TOKEN_RE = re.compile(
+    r"(?=[<$\\^_])(?:"
     r"(?P<tag><(?:/?(?:i|b|sup|sub|sc)|/span|span\s+class=\"nocase\"|"
     r"span\s+style=\"font-variant:\s*small-caps;?\")>)"
     r"|(?P<math>\$\$[^<]+?\$\$|\\\([^<]+?\\\)|\\\[[^<]+?\\\]|\$(?=[^\s$])(?:[^$\\<]|\\[^<])*?(?<=[^\s\\])\$)"
     r"|(?P<script>[\^_](?:\{(?:[^{}<\\]|\\[^<]|\{(?:[^{}<\\]|\\[^<]|\{(?:[^{}<\\]|\\[^<])*\})*\})*\}"
     r"|\\[A-Za-z]+))"
-    r"|(?P<macro>\\[A-Za-z]+)(?=\s*[\[{])",
+    r"|(?P<macro>\\[A-Za-z]+)(?=\s*[\[{]))",
     re.S,
 )
 _DIGIT_AFTER_RE = re.compile(r"\d")
@@ -87,7 +90,7 @@ _SPECIALS = {
     "\\": r"\textbackslash{}",
     "\u00a0": "~",
 }
-_SPECIAL_RE = re.compile(r"-{2,}|`{2,}|'{2,}|[!?]`|[&%$#_{}~^\\\u00a0]")
+_SPECIAL_RE = re.compile(r"(?=[-`'!?&%$#_{}~^\\\u00a0])(?:-{2,}|`{2,}|'{2,}|[!?]`|[&%$#_{}~^\\\u00a0])")
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 
 
