@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 from bibconv import errors
 from bibconv._split import BUILTIN_SPLITTERS, Piece
@@ -256,6 +256,20 @@ def _once_only(records: list[Record], write_reports: dict[int, list[Diagnostic]]
     return once
 
 
+class _Proposal:
+    """A proposed key in the place of its record for :meth:`bibconv.keys.KeyAssigner.assign`,
+    which reads a record's ``id`` and gives a renamed one ``replace(id=…)`` (a record with an
+    id is not looked at further); cheaper than a :class:`Record` made for each key."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, id: str) -> None:
+        self.id = id
+
+    def replace(self, *, id: str) -> _Proposal:
+        return _Proposal(id)
+
+
 @dataclass
 class _Parent:
     """The parent's side: keys, output order, reports."""
@@ -272,20 +286,24 @@ class _Parent:
         """The suffix that makes each proposed key unique, and the key warnings, by record."""
         from bibconv.keys import KeyAssigner
 
-        suffixes: dict[int, str] = {}
+        suffixes: dict[int, str] = {}  # the records whose key gets a suffix
         warnings: dict[int, list[Diagnostic]] = {}
         if not result.keys:
             return suffixes, warnings
         if self.assigner is None and result.key_format is not None:
             pattern, self.warns = result.key_format
             self.assigner = KeyAssigner(pattern)
+        found: list[Diagnostic] = []
+        warn = WriteContext(diagnostics=found).warn if self.warns else None
         for index, proposal, given in result.keys:
-            found: list[Diagnostic] = []
-            self.assigner.warn = WriteContext(diagnostics=found).warn if given and self.warns else None
-            final = self.assigner.assign(Record(id=proposal)).id
-            suffixes[index] = final[len(proposal) :]
+            self.assigner.warn = warn if given else None
+            probe = cast(Record, _Proposal(proposal)) if proposal else Record(id=proposal)
+            final = self.assigner.assign(probe).id
+            if len(final) > len(proposal):
+                suffixes[index] = final[len(proposal) :]
             if found:
-                warnings[index] = found
+                warnings[index] = found[:]
+                found.clear()
         return suffixes, warnings
 
     def take(self, result: _Result) -> int:
@@ -297,7 +315,11 @@ class _Parent:
         marker = re.compile(re.escape(self.token) + r"(\d+)z")
 
         def fill(text: str) -> str:
-            return marker.sub(lambda m: suffixes.get(int(m[1]), ""), text) if suffixes and text else text
+            if not result.keys or not text:
+                return text
+            if not suffixes:  # every proposed key is unique as it is
+                return marker.sub("", text)
+            return marker.sub(lambda m: suffixes.get(int(m[1]), ""), text)
 
         start = 0
         for i, mark in enumerate(result.read_marks):
