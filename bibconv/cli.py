@@ -60,8 +60,15 @@ def _format_names(readable: bool) -> list[str]:
 
 
 def _check_format(name: str | None, readable: bool) -> str | None:
+    from bibconv.registry import get_reader, get_writer
+
     if name is None:
         return None
+    try:  # imports only this format's module (the list of all is made for the error)
+        (get_reader if readable else get_writer)(name)
+        return name
+    except FormatError:
+        pass
     names = _format_names(readable)
     if name not in names:
         kind = "read" if readable else "write"

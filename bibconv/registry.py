@@ -173,9 +173,23 @@ class FormatInfo:
     writer: type[Writer] | None = None
 
 
+# What the built-in modules register: name -> (extensions, reads, writes). Finding a format by
+# its extension needs no import then (tests check that this agrees with the classes).
+_BUILTIN_INFO: dict[str, tuple[tuple[str, ...], bool, bool]] = {
+    "arxiv-jsonl": ((".jsonl", ".json"), True, False),
+    "atom": ((".atom",), True, False),
+    "biblatex": ((".biblatex",), True, True),
+    "bibtex": ((".bib", ".bibtex"), True, True),
+    "csljson": ((".json", ".csl.json", ".csljson"), True, True),
+    "html": ((".html", ".htm", ".xhtml"), True, False),
+    "ris": ((".ris",), True, True),
+    "text": ((), True, False),
+}
+
 _REGISTRY: dict[str, FormatInfo] = {}
 _loaded_builtins = False
 _loaded_entry_points = False
+_plugins: bool | None = None
 
 T = TypeVar("T", bound=type)
 
@@ -228,9 +242,19 @@ def _load_all() -> None:
             ep.load()
 
 
+def _plugins_present() -> bool:
+    """Whether any package adds formats through the entry-point group (looked up once)."""
+    global _plugins
+    if _plugins is None:
+        from importlib.metadata import entry_points
+
+        _plugins = bool(entry_points(group=ENTRY_POINT_GROUP))
+    return _plugins
+
+
 def _info(name: str) -> FormatInfo:
     _load_builtin(name)
-    if name not in _REGISTRY:
+    if name not in _REGISTRY or _plugins_present():  # a plugin may add to a built-in name
         _load_all()
     try:
         return _REGISTRY[name]
@@ -270,17 +294,21 @@ def get_writer(name: str) -> Writer:
 def format_for_extension(filename: str, *, writing: bool = False) -> str | None:
     """The format whose extensions match ``filename``, if exactly one does."""
     lower = os.fspath(filename).lower()
-    matches = [
-        info.name
-        for info in formats().values()
+    table = {
+        name: info.extensions
+        for name, info in (formats() if _plugins_present() else _REGISTRY).items()
         if (info.writer if writing else info.reader) is not None
-        and any(lower.endswith(ext) for ext in info.extensions)
-    ]
+    }
+    if not _plugins_present():  # the built-ins not imported yet, from what they register
+        for name, (extensions, reads, writes) in _BUILTIN_INFO.items():
+            if name not in _REGISTRY and (writes if writing else reads):
+                table[name] = extensions
+    matches = sorted(name for name, extensions in table.items() if any(lower.endswith(e) for e in extensions))
     # Prefer the longest matching extension (".csl.json" over ".json").
     if not matches:
         return None
-    best = max(len(ext) for n in matches for ext in _REGISTRY[n].extensions if lower.endswith(ext))
-    top = [n for n in matches if any(lower.endswith(e) and len(e) == best for e in _REGISTRY[n].extensions)]
+    best = max(len(ext) for n in matches for ext in table[n] if lower.endswith(ext))
+    top = [n for n in matches if any(lower.endswith(e) and len(e) == best for e in table[n])]
     return top[0] if len(top) == 1 else None
 
 

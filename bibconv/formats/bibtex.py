@@ -166,7 +166,7 @@ def _may_name_parents(stream: IO[bytes]) -> bool:
     found = sniff_encoding(head) not in ("utf-8", "utf-8-sig")
     tail = head
     while not found:
-        block = stream.read(1 << 20)
+        block = stream.read(1 << 16)
         if not block:
             break
         window = (tail + block).lower()
