@@ -67,6 +67,10 @@ _OAI_RE = re.compile(r"^\s*oai:arXiv\.org:", re.IGNORECASE)
 _ARXIV_CLASS_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]+(?:-[A-Za-z]+)*)?$")
 _DOI_URL_RE = re.compile(r"^https?://(?:dx\.)?doi\.org/", re.IGNORECASE)
 _NO_NAME = Name()
+_TIMESTAMP_RE = re.compile(
+    r"\s*([0-9]{4})-([0-9]{2})-([0-9]{2})"
+    r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?\s*"
+)
 _ARXIV_LINK_RE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?P<kind>abs|pdf)/(?P<rest>.+?)/?$")
 
 
@@ -118,7 +122,8 @@ def _rich(text: str) -> str:
 
 def _paragraphs(text: str) -> str:
     """An abstract: wraps collapsed, indented lines start paragraphs (joined with ``\\n``)."""
-    parts = _PARAGRAPH_RE.split(text.strip())
+    text = text.strip()
+    parts = _PARAGRAPH_RE.split(text) if "\n " in text or "\n\t" in text else [text]
     return "\n".join(p for p in (_rich(part) for part in parts) if p)
 
 
@@ -217,6 +222,11 @@ def _month_of_id(arxiv_id: str) -> Date | None:
 def _date(text: str | None) -> Date | None:
     if not text or not text.strip():
         return None
+    found = _TIMESTAMP_RE.fullmatch(text)  # Atom's own form, read as Date.from_edtf reads it
+    if found:
+        year, month, day = int(found[1]), int(found[2]), int(found[3])
+        if year > 0 and 1 <= month <= 12 and 1 <= day <= 31:
+            return Date(parts=((year, month, day),))
     date = Date.from_edtf(text)
     if date.parts:
         return date
