@@ -295,16 +295,23 @@ def split_atom(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
     return _atom_pieces(stream, size, prolog, prolog.count(b"\n"))
 
 
-def _atom_pieces(stream: IO[bytes], size: int, prolog: bytes, prolog_lines: int) -> Iterator[Piece]:
-    def cut(buffer: bytes) -> int:
-        last = None
-        for last in _ATOM_ENTRY.finditer(buffer, 1):  # noqa: B007 - the last match is wanted
-            pass
-        return last.start() if last else 0
+def _atom_cut(buffer: bytes) -> int:
+    """Before the last ``<entry`` (any prefix) after the first byte, looked for from the end."""
+    end = len(buffer)
+    while (at := buffer.rfind(b"entry", 1, end)) > 0:
+        start = buffer.rfind(b"<", 0, at)  # an element name holds no "<": its own
+        if start >= 1:
+            found = _ATOM_ENTRY.match(buffer, start)
+            if found and found.end() == at + 6:
+                return start
+        end = at + 4
+    return 0
 
+
+def _atom_pieces(stream: IO[bytes], size: int, prolog: bytes, prolog_lines: int) -> Iterator[Piece]:
     first = True
     previous: Piece | None = None
-    for piece in _pieces(stream, size, cut):
+    for piece in _pieces(stream, size, _atom_cut):
         if previous is not None:
             yield previous
         if first:
