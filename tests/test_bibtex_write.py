@@ -313,3 +313,20 @@ def test_biber_tool_accepts_our_biblatex(tmp_path: Path) -> None:
     ours = bibconv.write(bibconv.read(BIB / "biblatex-examples.bib", "bibtex"), "biblatex") or ""
     ours_warnings = {w for w in _biber_warnings(tmp_path, ours) if not OWN_FIELDS_WARNING.search(w)}
     assert ours_warnings <= set(_biber_warnings(tmp_path, source))
+
+
+def test_kept_preamble_never_reaches_files_or_programs() -> None:
+    source = (
+        '@preamble{"\\newcommand{\\noopsort}[1]{}"}\n'
+        '@preamble{"\\immediate\\write18{touch /tmp/pwned}"}\n'
+        '@preamble{"\\input{/etc/passwd}"}\n'
+        "@article{a, title={T}, author={A, B}, journal={J}, year=2001}\n"
+    )
+    diagnostics: list[bibconv.Diagnostic] = []
+    out = bibconv.write(bibconv.read(source, "bibtex"), "bibtex", diagnostics=diagnostics) or ""
+    assert "\\newcommand{\\noopsort}" in out
+    assert "write18" not in out
+    assert "/etc/passwd" not in out
+    assert [d.message for d in diagnostics] == [
+        "a kept @preamble reads or writes files or runs programs; not written"
+    ] * 2

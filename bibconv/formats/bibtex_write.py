@@ -81,6 +81,14 @@ _EN_DASH_RE = re.compile(r"(?<![-–])–(?![-–])")
 _DOLLAR_RE = re.compile(r"(?<!\\)\$")
 _GROUP_RE = re.compile(r"\{(?!\\)")
 _SPECIAL_BLOCK_RE = re.compile(r"^@(?:preamble|comment)\s*[{(]", re.I)
+_PREAMBLE_RE = re.compile(r"\s*@preamble", re.I)
+# A kept @preamble may define macros (its usual job) but never reach files, programs or category codes.
+_UNSAFE_PREAMBLE_RE = re.compile(
+    r"\\(?:input|include|InputIfFileExists|IfFileExists|openin|openout|read|readline|write|immediate"
+    r"|special|directlua|latelua|luaexec|ShellEscape|pdffiledump|pdfobj|pdfximage|pdfmdfivesum|pdffilesize"
+    r"|verbatiminput|lstinputlisting|catcode|csname|scantokens|usepackage|RequirePackage|documentclass"
+    r"|every[A-Za-z]*|output|shipout|end|dump|jobname)(?![A-Za-z])|\^\^"
+)
 
 
 def _braces_ok(text: str) -> bool:
@@ -402,10 +410,12 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
 def _blocks(record: Record, key: str, warn: Callable[[str], None]) -> Iterable[str]:
     blocks = record.extra.get(key) or []
     for raw in blocks if isinstance(blocks, list) else [blocks]:
-        if _block_ok(raw):
-            yield raw.strip() + "\n"
-        else:
+        if not _block_ok(raw):
             warn(f"a kept {key[7:]} block is not a single @preamble or @comment; not written")
+        elif _PREAMBLE_RE.match(raw) and _UNSAFE_PREAMBLE_RE.search(raw):
+            warn("a kept @preamble reads or writes files or runs programs; not written")
+        else:
+            yield raw.strip() + "\n"
 
 
 class _Writer:
