@@ -1,0 +1,57 @@
+"""Format detection on every input fixture: by file name and extension, and by content alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import bibconv
+from bibconv.errors import FormatError
+from tests.golden import FIXTURES
+
+# fixture directory -> (format its inputs are in, extensions of its inputs)
+INPUT_DIRS = {
+    "atom": ("atom", (".xml", ".atom")),
+    "rss": ("atom", (".xml",)),
+    "ris": ("ris", (".ris",)),
+    "bibtex": ("bibtex", (".bib", ".bibtex", ".biblatex")),
+    "html": ("html", (".html",)),
+    "text": ("text", (".txt",)),
+    "arxiv-jsonl": ("arxiv-jsonl", (".jsonl",)),
+    "csljson": ("csljson", (".json",)),
+}
+NOT_A_FORMAT = {"not_a_listing.txt"}  # on purpose: nothing bibliographic in it
+
+
+def inputs() -> list[tuple[str, Path]]:
+    found = []
+    for directory, (fmt, extensions) in INPUT_DIRS.items():
+        for path in sorted((FIXTURES / directory).rglob("*")):
+            if path.suffix not in extensions or ".golden." in path.name or path.name in NOT_A_FORMAT:
+                continue
+            if directory != "csljson" and path.name.endswith(".csl.json"):
+                continue  # expected records beside an input
+            found.append((fmt, path))
+    return found
+
+
+CASES = inputs()
+
+
+def test_every_input_directory_has_cases() -> None:
+    assert {fmt for fmt, _ in CASES} == {fmt for fmt, _ in INPUT_DIRS.values()}
+    assert len(CASES) > 150
+
+
+@pytest.mark.parametrize(("fmt", "path"), CASES, ids=[str(p.relative_to(FIXTURES)) for _, p in CASES])
+def test_detected_by_name_and_by_content(fmt: str, path: Path) -> None:
+    by_name = bibconv.detect(path)
+    assert by_name == ("biblatex" if path.suffix == ".biblatex" else fmt)
+    assert bibconv.detect(path.read_bytes()) == fmt
+
+
+def test_text_that_is_no_listing_asks_for_from() -> None:
+    path = FIXTURES / "text" / "own" / "not_a_listing.txt"
+    with pytest.raises(FormatError, match="pass --from FORMAT"):
+        bibconv.detect(path)
