@@ -29,7 +29,6 @@ from __future__ import annotations
 import codecs
 import itertools
 import json
-import mmap
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -222,32 +221,37 @@ def _bibtex_cut(buffer: bytes) -> int:
         window *= 4
 
 
-def _bibtex_refers(view: bytes) -> bool:
-    """Whether ``crossref =`` or ``xdata =`` (any case) occurs: the words are looked for in
-    lower-cased blocks that end at line ends, and only a block that has one is searched."""
-    start = 0
-    while start < len(view):
-        end = view.find(b"\n", min(start + _BLOCK, len(view))) + 1 or len(view)
-        block = view[start:end]
+def _lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """The input in blocks of about :data:`_BLOCK` bytes that end at line ends."""
+    tail = b""
+    for block in iter(lambda: stream.read(_BLOCK), b""):
+        block = tail + block
+        cut = block.rfind(b"\n") + 1
+        if cut:
+            yield block[:cut]
+        tail = block[cut:]
+    if tail:
+        yield tail
+
+
+def _bibtex_whole_file(stream: IO[bytes]) -> bool:
+    """Whether reading this input needs all of it at once: strings, cross-references, repeated
+    keys. It is read in blocks of whole lines (no match spans lines); ``crossref =`` and
+    ``xdata =`` are only searched for in a block whose lower-cased text has the words."""
+    keys: set[bytes] = set()
+    for block in _lines(stream):
+        if _BIBTEX_STRING.search(block):
+            return True
         lowered = block.translate(_LOWER)
         if (b"crossref" in lowered or b"xdata" in lowered) and _BIBTEX_REF.search(block):
             return True
-        start = end
-    return False
-
-
-def _bibtex_whole_file(view: bytes) -> bool:
-    """Whether reading this file needs all of it at once: strings, cross-references, repeated keys."""
-    if _BIBTEX_STRING.search(view) or _bibtex_refers(view):
-        return True
-    keys: set[bytes] = set()
-    for match in _BIBTEX_KEY.finditer(view):
-        if match[1].lower() in _BIBTEX_SPECIAL:
-            continue
-        key = match[2].lower()
-        if key in keys:  # the reader reports it: keep both in one piece
-            return True
-        keys.add(key)
+        for match in _BIBTEX_KEY.finditer(block):
+            if match[1].lower() in _BIBTEX_SPECIAL:
+                continue
+            key = match[2].lower()
+            if key in keys:  # the reader reports it: keep both in one piece
+                return True
+            keys.add(key)
     return False
 
 
@@ -256,11 +260,10 @@ def split_bibtex(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
     whole file."""
     if _wide(stream):
         return None
-    try:
-        with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as view:
-            if _bibtex_whole_file(view):  # type: ignore[arg-type]
-                return None
-    except (OSError, ValueError):  # empty file, or not a real file
+    whole = _bibtex_whole_file(stream)
+    empty = stream.tell() == 0
+    stream.seek(0)
+    if whole or empty:
         return None
     return _pieces(stream, size, _bibtex_cut)
 

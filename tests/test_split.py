@@ -69,12 +69,22 @@ def test_bibtex_cut_looks_further_back_when_the_end_has_no_cut(back: int) -> Non
         assert _split._bibtex_cut(buffer) == _bibtex_cut_everywhere(buffer)
 
 
-def test_whole_file_words_are_found_across_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+def _whole_file_everywhere(buffer: bytes) -> bool:
+    if _GLOBAL.search(buffer):
+        return True
+    keys = [
+        m[2].lower()
+        for m in _split._BIBTEX_KEY.finditer(buffer)
+        if m[1].lower() not in _split._BIBTEX_SPECIAL
+    ]
+    return len(keys) != len(set(keys))
+
+
+def test_whole_file_words_and_repeated_keys_are_found_across_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_split, "_BLOCK", 7)  # blocks of a line or so
-    for buffer in _buffers():
-        assert bool(_split._BIBTEX_STRING.search(buffer) or _split._bibtex_refers(buffer)) == bool(
-            _GLOBAL.search(buffer)
-        )
+    buffers = [*_buffers(), b"@article{a,\n}\n@misc{b,\n}\n@book{A,\n}\n", b"@article{a,}\n@misc{b,}"]
+    for buffer in buffers:
+        assert _split._bibtex_whole_file(io.BytesIO(buffer)) == _whole_file_everywhere(buffer)
 
 
 def test_input_that_cannot_be_cut_is_tried_less_and_less_often() -> None:
