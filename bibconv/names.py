@@ -64,12 +64,12 @@ def _split_depth0(text: str, sep: re.Pattern[str]) -> list[str]:
     depth = 0
     start = 0
     for m in _scanner(sep).finditer(text):
-        token = m[0]
-        if token == "{":
+        piece = m[0]
+        if piece == "{":
             depth += 1
-        elif token == "}":
+        elif piece == "}":
             depth = max(depth - 1, 0)
-        elif token[0] != "\\" and depth == 0:
+        elif piece[0] != "\\" and depth == 0:
             parts.append(text[start : m.start()])
             start = m.end()
     parts.append(text[start:])

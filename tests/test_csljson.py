@@ -84,7 +84,9 @@ def test_zotero_date_parts_with_string_year() -> None:
     records = bibconv.read(FIXTURES / "csljson" / "commonmeta_csl-list.json")
     assert records[0].dates["accessed"] == Date(((2016, 12, 23),))
     assert records[0].names["author"][0] == Name(family="Tenopir", given="Carol")
-    assert [r.extra["csl:license"] for r in records if "csl:license" in r.extra] == ["2016, Creative Approaches to Research"]
+    assert [r.extra["csl:license"] for r in records if "csl:license" in r.extra] == [
+        "2016, Creative Approaches to Research"
+    ]
 
 
 def test_single_object_and_json_lines() -> None:
