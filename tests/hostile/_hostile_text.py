@@ -54,7 +54,9 @@ VALUES = st.lists(PIECES, min_size=1, max_size=6).map("".join)
 @st.composite
 def hostile_records(draw: st.DrawFn) -> Record:
     """A record whose every kind of value (fields, names, keywords, extra, key) is hostile."""
-    names = tuple(Name(family=draw(VALUES), given=draw(VALUES)) for _ in range(draw(st.integers(1, 3))))
+    # A name needs some text to be a name: an empty family and given is no author at all.
+    family = VALUES.filter(lambda v: v.strip() != "")
+    names = tuple(Name(family=draw(family), given=draw(VALUES)) for _ in range(draw(st.integers(1, 3))))
     return Record(
         type=draw(st.sampled_from(["article-journal", "book", "chapter", "paper-conference", "report"])),
         id=draw(st.one_of(st.just("key1"), VALUES)),
@@ -66,7 +68,7 @@ def hostile_records(draw: st.DrawFn) -> Record:
             "URL": "https://example.org/" + draw(VALUES),
             "volume": draw(VALUES),
         },
-        names={"author": names, "editor": (Name(literal=draw(VALUES)),)},
+        names={"author": names, "editor": (Name(literal=draw(family)),)},
         keywords=(draw(VALUES), draw(VALUES)),
         extra={"bibtex:howpublished": draw(VALUES), "ris:M3": draw(VALUES), "csl:archive": draw(VALUES)},
     )
