@@ -135,6 +135,16 @@ def _records(
         run.report()
 
 
+def _input_files(inputs: Iterable[str]) -> list[str]:
+    """The INPUT arguments (standard input when none), each an existing file or ``-``."""
+    sources = list(inputs) or ["-"]
+    for source in sources:
+        if source != "-" and not os.path.isfile(source):
+            problem = "is a directory" if os.path.isdir(source) else "no such file"
+            raise click.BadParameter(f"{source}: {problem}", param_hint="INPUT")
+    return sources
+
+
 def _select(
     records: Iterable[Any], dedupe: bool, sort_by: str, limit: int | None, run: _Run
 ) -> Iterable[Any]:
@@ -306,11 +316,7 @@ def convert(
             target = format_for_extension(output, writing=True)
         if target is None:
             raise click.UsageError("give the output format with -t/--to (see 'bibconv formats')")
-        sources = list(inputs) or ["-"]
-        for source in sources:
-            if source != "-" and not os.path.isfile(source):
-                problem = "is a directory" if os.path.isdir(source) else "no such file"
-                raise click.BadParameter(f"{source}: {problem}", param_hint="INPUT")
+        sources = _input_files(inputs)
         if output and output != "-":
             for source in sources:
                 if source != "-" and os.path.exists(source) and same_file(source, output):
@@ -538,11 +544,7 @@ def format_references(
 
     def body() -> None:
         _check_format(from_, readable=True)
-        sources = list(inputs) or ["-"]
-        for source in sources:
-            if source != "-" and not os.path.isfile(source):
-                problem = "is a directory" if os.path.isdir(source) else "no such file"
-                raise click.BadParameter(f"{source}: {problem}", param_hint="INPUT")
+        sources = _input_files(inputs)
         records = _records(sources, from_, not skip_invalid, run, {})
         text = format_records(records, style, to, diagnostics=run.diagnostics)
         with _output(output, spool=False) as stream:

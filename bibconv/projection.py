@@ -176,7 +176,7 @@ def _bibtex(record: Record, dialect: str) -> Record:
         names=_names(record, record.names, lambda n: _bibtex_name(n, dialect)),
         dates=_bibtex_dates(record),
         keywords=tuple(k for kw in record.keywords for k in map(_tex, re.split(r"[,;]", kw)) if k),
-        arxiv=_bibtex_arxiv(arxiv),
+        arxiv=_arxiv_kept(arxiv, _plain),
         extra=extra,
     )
 
@@ -233,7 +233,8 @@ def _bibtex_dates(record: Record) -> dict[str, Date]:
     return {var: date for var, date in dates.items() if date != Date()}
 
 
-def _bibtex_arxiv(arxiv: Arxiv | None) -> Arxiv | None:
+def _arxiv_kept(arxiv: Arxiv | None, text: Callable[[str | None], str | None]) -> Arxiv | None:
+    """The arXiv block as BibTeX and RIS keep it: one category a word, EDTF dates, ``text`` for notes."""
     if arxiv is None:
         return None
     return replace(
@@ -241,8 +242,8 @@ def _bibtex_arxiv(arxiv: Arxiv | None) -> Arxiv | None:
         categories=tuple(c for cat in arxiv.categories for c in re.split(r"[\s,]+", cat) if c),
         submitted=_edtf(arxiv.submitted) if arxiv.submitted else None,
         updated=_edtf(arxiv.updated) if arxiv.updated else None,
-        comment=_plain(arxiv.comment),
-        journal_ref=_plain(arxiv.journal_ref),
+        comment=text(arxiv.comment),
+        journal_ref=text(arxiv.journal_ref),
     )
 
 
@@ -313,7 +314,7 @@ def _ris(record: Record) -> Record:
         names=_names(record, NAME_TAGS, _ris_name),
         dates={var: date for var, date in dates.items() if date != Date()},
         keywords=tuple(escape_markup(k) for k in (_one_line(strip_markup(k)) for k in record.keywords) if k),
-        arxiv=_ris_arxiv(record.arxiv),
+        arxiv=_arxiv_kept(record.arxiv, _ris_text),
         extra=kept,
     )
 
@@ -364,14 +365,5 @@ def _ris_date(date: Date, info: str | None) -> tuple[Date, str | None]:
     return (Date(parts=best.parts, season=best.season) if best.parts else best), other
 
 
-def _ris_arxiv(arxiv: Arxiv | None) -> Arxiv | None:
-    if arxiv is None:
-        return None
-    return replace(
-        arxiv,
-        categories=tuple(c for cat in arxiv.categories for c in re.split(r"[\s,]+", cat) if c),
-        submitted=_edtf(arxiv.submitted) if arxiv.submitted else None,
-        updated=_edtf(arxiv.updated) if arxiv.updated else None,
-        comment=_one_line(arxiv.comment) or None if arxiv.comment else None,
-        journal_ref=_one_line(arxiv.journal_ref) or None if arxiv.journal_ref else None,
-    )
+def _ris_text(text: str | None) -> str | None:
+    return (_one_line(text) or None) if text else None
