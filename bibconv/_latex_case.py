@@ -10,6 +10,7 @@ _WORD_SPLIT_RE = re.compile(r"(\s+)")
 _GROUPING_RE = re.compile(r"[{}\\$]")
 _TRAIL_RE = re.compile(r"[,.;:!?)\]'\"]+$")
 _LEAD_RE = re.compile(r"^[(\['\"]+")
+_TRAIL_CHARS = ",.;:!?)]'\""
 _CONTROL_END_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z]+$")
 _MACRO_TAIL_RE = re.compile(r"(?<!\\)(?:\\\\)*\\([A-Za-z]+)(?:\{[^{}]*\}|\[[^\[\]]*\])*$")
 
@@ -87,6 +88,15 @@ def protect_case(text: str) -> str:
             after_macro = False
             sentence_start = piece.endswith(":")
             continue
+        word = piece.rstrip(_TRAIL_CHARS)
+        if depth == 0 and not in_math and not after_macro and word[:1].isalpha() and _letters_only(word):
+            # Letters (and hyphens) only: braced when it holds a capital BibTeX would lowercase.
+            rest_upper = not word[1:].islower() and any(c.isupper() for c in word[1:])
+            if rest_upper or (word[0].isupper() and not sentence_start):
+                piece = "{" + word + "}" + piece[len(word) :]
+            out.append(piece)
+            sentence_start = piece.endswith(":")
+            continue
         change, dips, dollars = _word_info(piece, depth)
         follows_macro = after_macro
         after_macro = _ends_in_unknown_macro(piece)
@@ -120,6 +130,10 @@ def protect_case(text: str) -> str:
         if piece.endswith(":"):
             sentence_start = True
     return "".join(out)
+
+
+def _letters_only(word: str) -> bool:
+    return word.isalpha() or ("-" in word and word.replace("-", "").isalpha())
 
 
 def _ends_in_unknown_macro(piece: str) -> bool:

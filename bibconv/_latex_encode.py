@@ -50,16 +50,17 @@ _OPEN_TAGS = {
     "<sub>": "sub",
     "<sc>": "sc",
 }
-# Each pattern opens with a lookahead on its possible first characters, so the regex engine skips
-# ordinary text without trying every alternative at every position.
+# The pattern opens with a character class (each alternative then looks behind at that first
+# character), so the regex engine scans ordinary text for those characters in one C loop.
 _TOKEN_RE = re.compile(
-    r"(?=[<$\\^_])(?:"
-    r"(?P<tag><(?:/?(?:i|b|sup|sub|sc)|/span|span\s+class=\"nocase\"|"
+    r"[<$\\^_](?:"
+    r"(?P<tag>(?<=<)(?:/?(?:i|b|sup|sub|sc)|/span|span\s+class=\"nocase\"|"
     r"span\s+style=\"font-variant:\s*small-caps;?\")>)"
-    r"|(?P<math>\$\$[^<]+?\$\$|\\\([^<]+?\\\)|\\\[[^<]+?\\\]|\$(?=[^\s$])(?:[^$\\<]|\\[^<])*?(?<=[^\s\\])\$)"
-    r"|(?P<script>[\^_](?:\{(?:[^{}<\\]|\\[^<]|\{(?:[^{}<\\]|\\[^<]|\{(?:[^{}<\\]|\\[^<])*\})*\})*\}"
+    r"|(?P<math>(?<=\$)\$[^<]+?\$\$|(?<=\\)\([^<]+?\\\)|(?<=\\)\[[^<]+?\\\]"
+    r"|(?<=\$)(?=[^\s$])(?:[^$\\<]|\\[^<])*?(?<=[^\s\\])\$)"
+    r"|(?P<script>(?<=[\^_])(?:\{(?:[^{}<\\]|\\[^<]|\{(?:[^{}<\\]|\\[^<]|\{(?:[^{}<\\]|\\[^<])*\})*\})*\}"
     r"|\\[A-Za-z]+))"
-    r"|(?P<macro>\\[A-Za-z]+)(?=\s*[\[{]))",
+    r"|(?P<macro>(?<=\\)[A-Za-z]+)(?=\s*[\[{]))",
     re.S,
 )
 _DIGIT_AFTER_RE = re.compile(r"\d")
@@ -90,8 +91,15 @@ _SPECIALS = {
     "\\": r"\textbackslash{}",
     "\u00a0": "~",
 }
-_SPECIAL_RE = re.compile(r"(?=[-`'!?&%$#_{}~^\\\u00a0])(?:-{2,}|`{2,}|'{2,}|[!?]`|[&%$#_{}~^\\\u00a0])")
+_SPECIAL_RE = re.compile(
+    r"[-`'!?&%$#_{}~^\\\u00a0](?:(?<=-)-+|(?<=`)`+|(?<=')'+|(?<=[!?])`|(?<=[&%$#_{}~^\\\u00a0]))"
+)
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
+# Anything ``encode`` would change: without it (and in ASCII mode, without non-ASCII) text is its own body.
+_ENCODE_WORK_RE = re.compile(
+    r"[-`'!?&%$#_{}~^\\\u00a0<\ufdd4\ufdd5]"
+    r"(?:(?<=-)-|(?<=`)`|(?<=')'|(?<=[!?])`|(?<=[&%$#_{}~^\\\u00a0<\ufdd4\ufdd5]))"
+)
 
 
 def _balanced_end(text: str, start: int) -> int:
@@ -127,6 +135,8 @@ def _balanced_end(text: str, start: int) -> int:
 
 def _is_balanced(text: str) -> bool:
     """Balanced both for TeX (``\\{`` is a character) and for BibTeX (every brace counts)."""
+    if "{" not in text and "}" not in text:
+        return True
     depth = literal = 0
     skip = False
     for ch in text:
@@ -160,6 +170,8 @@ def encode(
     >>> encode('<span class="nocase">DNA</span> &amp; R_2 in $\\alpha$')
     '{DNA} \\& R\\_2 in $\\alpha$'
     """
+    if not _ENCODE_WORK_RE.search(text) and (not ascii or text.isascii()):
+        return text
     if _LB in text or _RB in text:
         text = text.replace(_LB, "").replace(_RB, "")
     out: list[str] = []

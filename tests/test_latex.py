@@ -592,6 +592,22 @@ def test_protect_case_keeps_the_text(text: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="aAzZéÉßǅİ日-", min_size=1, max_size=12).filter(lambda w: w[0] != "-"),
+    st.sampled_from(["", ",", ":", ".)", "'\"", "!?"]),
+    st.booleans(),
+)
+def test_protect_case_reads_plain_words_as_every_word(word: str, trail: str, first: bool) -> None:
+    """A word of letters and hyphens (the common case) is braced as the same word after an
+    opening parenthesis is, which goes through the character-by-character reading."""
+    before = "" if first else "x "
+    plain = protect_case(f"{before}{word}{trail} y")
+    after_parenthesis = protect_case(f"{before}({word}{trail} y")
+    assert after_parenthesis == (plain.replace(before, before + "(", 1) if before else "(" + plain)
+    assert protect_case(plain) == plain
+
+
+@settings(max_examples=300, deadline=None)
 @given(st.lists(_TEX_TOKENS, max_size=8).map("".join))
 def test_protect_case_keeps_raw_tex(tex: str) -> None:
     protected = protect_case(tex)

@@ -77,6 +77,7 @@ _NEWLINES_RE = re.compile(r"\s*[\r\n]+\s*")
 _BAD_KEY_RE = re.compile(r"[\s,{}()\"#%=\\'^]")  # ^^5c is TeX's spelling of a backslash
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
 _PIECES_RE = re.compile(r"(\s+)")
+_TEX_RE = re.compile(r"[{}\\^]")
 _EN_DASH_RE = re.compile(r"(?<![-–])–(?![-–])")
 _DOLLAR_RE = re.compile(r"(?<!\\)\$")
 _GROUP_RE = re.compile(r"\{(?!\\)")
@@ -119,8 +120,8 @@ def _safe(body: str) -> str:
 def _protect(tex: str) -> str:
     """:func:`latex.protect_case`, leaving words that hold a brace group of their own as they are."""
     protected = latex.protect_case(tex)
-    if protected == tex:
-        return tex
+    if protected == tex or ("{" not in tex and "$" not in tex):  # nothing of its own to keep
+        return protected
     before, after = _PIECES_RE.split(tex), _PIECES_RE.split(protected)
     if len(before) != len(after):
         return protected
@@ -179,7 +180,9 @@ class _Fields:
             body = value.strip()
             if "\n" in body or "\r" in body:
                 body = _NEWLINES_RE.sub(" ", body)
-            kept = _braces_ok(body) and not UNSAFE_TEX_RE.search(body)  # no \input, \write, \def…
+            kept = not _TEX_RE.search(body) or (
+                _braces_ok(body) and not UNSAFE_TEX_RE.search(body)  # no \input, \write, \def…
+            )
             self.values[name] = "{" + (body if kept else _safe(self.encode(body))) + "}"
         else:
             self.values[name] = "{" + _safe(self.encode(value)) + "}"
