@@ -95,6 +95,18 @@ _SPECIAL_RE = re.compile(
     r"[-`'!?&%$#_{}~^\\\u00a0](?:(?<=-)-+|(?<=`)`+|(?<=')'+|(?<=[!?])`|(?<=[&%$#_{}~^\\\u00a0]))"
 )
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
+# Math (as in _TOKEN_RE), what needs the general reading (a superscript group, a macro with an
+# argument), or a special character (as in _SPECIAL_RE): all of encode's work on text without tags.
+# Text without ligatures (most text) uses the second pattern, which need not stop at hyphens and quotes.
+_SIMPLE_TAIL = (
+    r"(?P<math>(?<=\$)\$[^<]+?\$\$|(?<=\\)\([^<]+?\\\)|(?<=\\)\[[^<]+?\\\]"
+    r"|(?<=\$)(?=[^\s$])(?:[^$\\<]|\\[^<])*?(?<=[^\s\\])\$)"
+    r"|(?P<other>(?<=[\^_])(?:\{|\\[A-Za-z])|(?<=\\)[A-Za-z]+(?=\s*[\[{]))"
+    r"|(?P<special>(?<=-)-+|(?<=`)`+|(?<=')'+|(?<=[!?])`|(?<=[&%$#_{}~^\\\u00a0])))"
+)
+_SIMPLE_RE = re.compile(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
+_SIMPLE_NO_LIGATURE_RE = re.compile(r"[&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
+_LIGATURES = ("--", "``", "''", "!`", "?`")
 # Anything ``encode`` would change: without it (and in ASCII mode, without non-ASCII) text is its own body.
 _ENCODE_WORK_RE = re.compile(
     r"[-`'!?&%$#_{}~^\\\u00a0<\ufdd4\ufdd5]"
@@ -172,6 +184,10 @@ def encode(
     """
     if not _ENCODE_WORK_RE.search(text) and (not ascii or text.isascii()):
         return text
+    if not ascii:
+        simple = _encode_simple(text, markup)
+        if simple is not None:
+            return simple
     if _LB in text or _RB in text:
         text = text.replace(_LB, "").replace(_RB, "")
     out: list[str] = []
@@ -219,6 +235,37 @@ def encode(
     out.append(_text(unescape(text[pos:]), ascii, warn))
     out.extend("}" * len(stack))
     body = "".join(out)
+    return _pair_braces(body) if _LB in body or _RB in body else body
+
+
+class _NeedsGeneralReadingError(Exception):
+    """Raised inside :func:`_encode_simple` when the text needs the general reading."""
+
+
+def _simple_token(m: re.Match[str]) -> str:
+    kind = m.lastgroup
+    if kind == "special":
+        return _special(m)
+    if kind == "math":
+        token = m[0]
+        end = m.end()
+        if (not _DIGIT_AFTER_RE.match(m.string, end) or _TEXISH_RE.search(token)) and (
+            _is_balanced(token) and not UNSAFE_TEX_RE.search(token)
+        ):
+            return token
+    raise _NeedsGeneralReadingError
+
+
+def _encode_simple(text: str, markup: bool) -> str | None:
+    """:func:`encode` of text whose only TeX is math, in one substitution; ``None`` for other text
+    (tags, entities, kept macros, superscript groups, math that is read as text)."""
+    if (markup and ("<" in text or "&" in text)) or _LB in text or _RB in text:
+        return None
+    try:
+        pattern = _SIMPLE_RE if any(lig in text for lig in _LIGATURES) else _SIMPLE_NO_LIGATURE_RE
+        body = pattern.sub(_simple_token, text)
+    except _NeedsGeneralReadingError:
+        return None
     return _pair_braces(body) if _LB in body or _RB in body else body
 
 
