@@ -106,7 +106,6 @@ _SIMPLE_TAIL = (
 )
 _SIMPLE_RE = re.compile(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
 _SIMPLE_NO_LIGATURE_RE = re.compile(r"[&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
-_LIGATURES = ("--", "``", "''", "!`", "?`")
 # Anything ``encode`` would change: without it (and in ASCII mode, without non-ASCII) text is its own body.
 _ENCODE_WORK_RE = re.compile(
     r"[-`'!?&%$#_{}~^\\\u00a0<\ufdd4\ufdd5]"
@@ -262,7 +261,8 @@ def _encode_simple(text: str, markup: bool) -> str | None:
     if (markup and ("<" in text or "&" in text)) or _LB in text or _RB in text:
         return None
     try:
-        pattern = _SIMPLE_RE if any(lig in text for lig in _LIGATURES) else _SIMPLE_NO_LIGATURE_RE
+        ligatures = "--" in text or "``" in text or "''" in text or "!`" in text or "?`" in text
+        pattern = _SIMPLE_RE if ligatures else _SIMPLE_NO_LIGATURE_RE
         body = pattern.sub(_simple_token, text)
     except _NeedsGeneralReadingError:
         return None
