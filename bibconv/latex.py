@@ -57,7 +57,10 @@ from bibconv._latex_tables import (
 
 __all__ = ["decode", "encode", "escape_markup", "has_tex", "is_known_macro", "protect_case", "strip_markup"]
 
-_TEX_RE = re.compile(r"[\\{}$~]|--|``|''|!`|\?`")
+# A consuming character class first lets the engine skip plain text with its charset scan; the
+# lookbehinds then check the character found (``--``, ``!```…). Equivalent to
+# ``[\\{}$~]|--|``|''|!`|\?``, several times faster on text without TeX.
+_TEX_RE = re.compile(r"[\\{}$~`'!?-](?:(?<=[\\{}$~])|(?<=-)-|(?<=`)`|(?<=')'|(?<=[!?])`)")
 # Whitespace that is not already one space: single spaces are left alone (no copy for them).
 _SPACE_RE = re.compile(r"[\t\r\n\f\v][ \t\r\n\f\v]*| [ \t\r\n\f\v]+")
 _SENTINEL_RE = re.compile("[\ufdd0-\ufdd3]")
@@ -113,15 +116,20 @@ def _decode_short(text: str, markup: bool) -> str:
 def _decode(text: str, markup: bool) -> str:
     if not has_tex(text):
         text = _spaces(text)
-        if not text.isascii() and _SENTINEL_RE.search(text):
+        if not text.isascii() and _has_sentinel(text):
             text = _SENTINEL_RE.sub("", text)
         return escape_markup(text) if markup and ("&" in text or "<" in text or ">" in text) else text
-    if not text.isascii() and _SENTINEL_RE.search(text):
+    if not text.isascii() and _has_sentinel(text):
         text = _SENTINEL_RE.sub("", text)
     raw = fast_decode(text)
     if raw is None:
         raw = _general(text)
     return _finish(_spaces(raw), markup)
+
+
+def _has_sentinel(text: str) -> bool:
+    """Whether ``text`` holds one of the internal noncharacters (substring tests: no regex scan)."""
+    return _OPEN in text or _SEP in text or _CLOSE in text or _PCT in text
 
 
 def _spaces(text: str) -> str:
