@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from bibconv import latex
 from bibconv.model import Name
@@ -90,6 +91,19 @@ def parse_name(text: str) -> Name:
     >>> parse_name("Johannes Diderik van der Waals").to_csl()
     {'family': 'Waals', 'given': 'Johannes Diderik', 'non-dropping-particle': 'van der'}
     """
+    return _parse_cached(text) if len(text) <= _SHORT else _parse(text)
+
+
+_SHORT = 200
+"""Names up to this long repeat across feeds and listings: results (immutable) are cached."""
+
+
+@lru_cache(maxsize=16384)
+def _parse_cached(text: str) -> Name:
+    return _parse(text)
+
+
+def _parse(text: str) -> Name:
     text = _clean(text)
     if not text:
         return Name()
