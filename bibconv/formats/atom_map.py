@@ -67,6 +67,8 @@ _OAI_RE = re.compile(r"^\s*oai:arXiv\.org:", re.IGNORECASE)
 _ARXIV_CLASS_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]+(?:-[A-Za-z]+)*)?$")
 _DOI_URL_RE = re.compile(r"^https?://(?:dx\.)?doi\.org/", re.IGNORECASE)
 _NO_NAME = Name()
+_SPACES_RE = re.compile("  +")
+_ABS_ID_RE = re.compile(r"https?://arxiv\.org/abs/(\d{4}\.\d{4,5})v([1-9]\d*)")
 _TIMESTAMP_RE = re.compile(
     r"\s*([0-9]{4})-([0-9]{2})-([0-9]{2})"
     r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?\s*"
@@ -104,7 +106,14 @@ class RawEntry:
 
 def _collapse(text: str | None) -> str:
     """Runs of whitespace → one space, none at the ends (``\\s+``, as ``str.split`` sees it)."""
-    return " ".join(text.split()) if text else ""
+    if not text:
+        return ""
+    flat = text.replace("\n", " ")
+    if flat.isprintable():  # every whitespace character but the space is unprintable: only spaces left
+        if "  " in flat:
+            flat = _SPACES_RE.sub(" ", flat)
+        return flat.strip(" ")
+    return " ".join(text.split())
 
 
 def _rich(text: str) -> str:
@@ -142,6 +151,10 @@ def _plain(text: str) -> str:
 
 def arxiv_id_of(raw: RawEntry) -> tuple[str, int | None] | None:
     """``(id, version)`` of an entry, from the most precise place that holds it."""
+    if raw.kind != "rdf" and raw.id:
+        plain = _ABS_ID_RE.fullmatch(raw.id)  # the API's usual id: what parse_arxiv_id gives, at once
+        if plain:
+            return plain[1], int(plain[2])
     candidates: list[str | None] = []
     if raw.kind == "rdf":
         match = _RDF_TITLE_RE.match(raw.title or "")
@@ -240,14 +253,15 @@ def _date(text: str | None) -> Date | None:
 def _links(raw: RawEntry, arxiv: Arxiv, doi: str | None) -> list[dict[str, str]]:
     """The links that cannot be derived from the id and the DOI."""
     kept = []
+    own = (arxiv.id, arxiv.versioned_id)
+    found = ((arxiv.id, arxiv.version), (arxiv.id, None))
     for link in raw.links:
         href = link.get("href", "")
         match = _ARXIV_LINK_RE.match(href)
-        if match and parse_arxiv_id(match["rest"].removesuffix(".pdf")) in (
-            (arxiv.id, arxiv.version),
-            (arxiv.id, None),
-        ):
-            continue
+        if match:
+            rest = match["rest"].removesuffix(".pdf")
+            if rest in own or parse_arxiv_id(rest) in found:  # ``own``: what parse_arxiv_id reads as found
+                continue
         if doi and _DOI_URL_RE.match(href) and _DOI_URL_RE.sub("", href).lower() == doi.lower():
             continue
         if link.get("rel") == "self":
@@ -331,7 +345,7 @@ def to_record(
     names: list[Name] = []
     for name_text, affiliations in raw.authors:
         name = _parse(name_text)
-        if name != _NO_NAME:
+        if name.family is not None or name.literal is not None or name != _NO_NAME:
             kept = tuple(a for a in map(_plain, affiliations) if a) if affiliations else ()
             names.append(replace(name, affiliation=kept) if kept or name.affiliation else name)
     if raw.creators and not raw.authors:
