@@ -44,6 +44,11 @@ RDF = "{http://www.w3.org/1999/02/22-rdf-syntax-ns#}"
 _ROOTS = {f"{ATOM}feed": "atom", "rss": "rss2", f"{RDF}RDF": "rdf"}
 _ENTRIES = frozenset({f"{ATOM}entry", "item", f"{RSS1}item"})
 _FEED_ERROR = "feed error for query"
+_ABOUT = f"{RDF}about"
+_ATOM_NAME = f"{ATOM}name"
+_ROLES: dict[str, str] = {}
+"""What :func:`_role` said for a tag (bounded: a hostile feed may use any number of tags)."""
+_MAX_ROLES = 1024
 _SIMPLE = {
     "id": "id",
     "title": "title",
@@ -121,25 +126,25 @@ def _role(tag: Any) -> str:
 
 def _collect(elem: Any, kind: str) -> RawEntry:
     """Gather what one entry or item says."""
-    raw = RawEntry(kind=kind, line=elem.sourceline, about=elem.get(f"{RDF}about"))
+    raw = RawEntry(kind=kind, line=elem.sourceline, about=elem.get(_ABOUT))
     creators: list[str] = []
+    roles = _ROLES
     for child in elem:
-        role = _role(child.tag)
+        tag = child.tag
+        role = roles.get(tag) if isinstance(tag, str) else ""
+        if role is None:
+            role = _role(tag)
+            if len(roles) < _MAX_ROLES:
+                roles[tag] = role
         if not role:
             continue
         if role == "author":
-            name = child.findtext(f"{ATOM}name") or child.findtext("name") or ""
-            affiliations = (
-                tuple(_text(a) for a in child if _local(a.tag)[1] == "affiliation")
-                if len(child) > 1  # an affiliation without a name is not read
-                else ()
-            )
-            raw.authors.append((name, affiliations))
+            raw.authors.append(_author(child))
         elif role == "category":
             raw.categories.append(child.get("term") or _text(child))
         elif role == "link":
             if child.get("href") is not None:
-                raw.links.append(dict(sorted(child.attrib.items())))
+                raw.links.append(dict(sorted(child.items())))
             else:
                 raw.link = _text(child)
         elif role == "creator":
@@ -151,6 +156,26 @@ def _collect(elem: Any, kind: str) -> RawEntry:
     if creators:
         raw.creators = ", ".join(creators)
     return raw
+
+
+def _author(elem: Any) -> tuple[str, tuple[str, ...]]:
+    """An author's name (``atom:name``, else a bare ``name``) and affiliations, in one pass.
+
+    An affiliation without a name is not read (an author of one child has none).
+    """
+    name = bare = None
+    affiliations: list[str] = []
+    for child in elem:
+        tag = child.tag
+        if tag == _ATOM_NAME:
+            if name is None:
+                name = child.text or ""
+        elif tag == "name":
+            if bare is None:
+                bare = child.text or ""
+        elif _local(tag)[1] == "affiliation":
+            affiliations.append(_text(child))
+    return name or bare or "", tuple(affiliations) if affiliations and len(elem) > 1 else ()
 
 
 def _discard(elem: Any) -> None:
