@@ -43,6 +43,7 @@ import html
 import re
 from dataclasses import dataclass, field, replace
 from email.utils import parsedate_to_datetime
+from functools import lru_cache
 from typing import Any
 
 from bibconv.arxiv import parse_arxiv_id
@@ -232,6 +233,18 @@ def _month_of_id(arxiv_id: str) -> Date | None:
     return Date(parts=((1900 + yy if yy >= 91 else 2000 + yy, mm),))
 
 
+@lru_cache(maxsize=4096)
+def _day(year: int, month: int, day: int) -> Date:
+    """One day as a :class:`Date` (immutable, and feeds hold few distinct days: cached)."""
+    return Date(parts=((year, month, day),))
+
+
+@lru_cache(maxsize=1024)
+def _is_class(term: str) -> bool:
+    """Whether a category term is an arXiv subject class (``hep-th``, ``cs.LG``), not MSC or ACM."""
+    return _ARXIV_CLASS_RE.match(term) is not None
+
+
 def _date(text: str | None) -> Date | None:
     if not text or not text.strip():
         return None
@@ -239,7 +252,7 @@ def _date(text: str | None) -> Date | None:
     if found:
         year, month, day = int(found[1]), int(found[2]), int(found[3])
         if year > 0 and 1 <= month <= 12 and 1 <= day <= 31:
-            return Date(parts=((year, month, day),))
+            return _day(year, month, day)
     date = Date.from_edtf(text)
     if date.parts:
         return date
@@ -296,9 +309,12 @@ def to_record(
         announce_type = announce_type or announce["type"]
     abstract = _html_paragraphs(summary) if raw.kind == "rdf" else _paragraphs(summary)
 
-    terms = [t.strip() for t in raw.categories if t and t.strip()]
-    classes = [t for t in terms if _ARXIV_CLASS_RE.match(t)]
-    others = [t for t in terms if not _ARXIV_CLASS_RE.match(t)]
+    classes: list[str] = []
+    others: list[str] = []
+    for term in raw.categories:
+        term = term.strip() if term else ""
+        if term:
+            (classes if _is_class(term) else others).append(term)
     primary = primary or (classes[0] if classes else None)
     if primary and primary not in classes:
         classes.insert(0, primary)
@@ -363,7 +379,9 @@ def to_record(
     )
 
 
+@lru_cache(maxsize=16384)
 def _parse(text: str) -> Name:
+    """One author name (names recur across a feed: results are cached, as :class:`Name` is immutable)."""
     from bibconv.names import parse_name
 
     return parse_name(_collapse(text))
