@@ -34,17 +34,26 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
-__all__ = ["BUILTIN_SPLITTERS", "Piece", "split_lines"]
+__all__ = ["BUILTIN_SPLITTERS", "Piece", "resume_csljson", "split_lines"]
 
 
 @dataclass(frozen=True, slots=True)
 class Piece:
     """Input that reads on its own; its line ``n`` is line ``n + line - 1`` of the whole input,
-    its item ``i`` (JSON) item ``i + index``."""
+    its item ``i`` (JSON) item ``i + index``, a column ``c`` of its first line column ``c + column``.
+
+    A ``guess`` (see :func:`split_csljson`) is right only if its reader reads it with no error
+    (and finds ``items`` items in it, unless that is -1); ``offset`` is the byte of the whole
+    input where it starts, for :func:`resume_csljson` to cut again from there when it is not.
+    """
 
     data: bytes
     line: int = 1
     index: int = 0
+    guess: bool = False
+    items: int = -1
+    offset: int = 0
+    column: int = 0
 
 
 Splitter = Callable[[IO[bytes], int], "Iterator[Piece] | None"]
@@ -65,6 +74,8 @@ _RIS_END = re.compile(
 _ATOM_ROOT = re.compile(rb"<(?:[\w.-]+:)?(feed|rss|RDF)\b[^>]*>")
 _ATOM_ENTRY = re.compile(rb"<(?:[\w.-]+:)?entry[\s>/]")
 _ATOM_END = b"</feed>\n"
+# "[", then the first item alone on its line: its indent.
+_ITEM_LAYOUT = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*\[[ \t]*\r?\n(?:[ \t]*\r?\n)*([ \t]*)\{[ \t]*\r?\n")
 
 
 def _wide(stream: IO[bytes]) -> bool:
@@ -114,12 +125,24 @@ def split_lines(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
 
 
 def split_csljson(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
-    """CSL-JSON: a top-level array between items, JSON lines at line ends, one object not at all."""
+    """CSL-JSON: a top-level array between items, JSON lines at line ends, one object not at all.
+
+    An array laid out one item after another at the same indent (``json.dumps(indent=…)``,
+    Zotero, citeproc-js) is cut by that layout alone, without parsing it: pieces that are
+    guesses, which :mod:`bibconv.parallel` has confirmed by the reader (a wrong cut leaves a
+    piece that is not valid JSON, or that holds another number of items); when one is not,
+    the rest of the input is cut again by :func:`resume_csljson`. Other arrays are cut by
+    parsing each item (:meth:`json.JSONDecoder.raw_decode`).
+    """
     if _wide(stream):
         return None
-    head = stream.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    raw = stream.read(4096)
+    head = raw.lstrip(b"\xef\xbb\xbf \t\r\n")
     stream.seek(0)
     if head.startswith(b"["):
+        layout = _ITEM_LAYOUT.match(raw)
+        if layout is not None:
+            return _guess_json_array(stream, size, layout[1])
         return _split_json_array(stream, size)
     if head.startswith(b"{") and b"\n{" in head.replace(b"\r", b""):
         return _split_json_lines(stream, size)
@@ -139,8 +162,57 @@ def _skip_space(text: str, pos: int) -> int:
     return pos
 
 
-def _split_json_array(stream: IO[bytes], size: int) -> Iterator[Piece]:
-    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+def resume_csljson(stream: IO[bytes], size: int, at: Piece) -> Iterator[Piece]:
+    """The pieces of a CSL-JSON array from the guessed piece ``at`` on, each item parsed."""
+    stream.seek(at.offset)
+    return _split_json_array(stream, size, at if at.offset else None)
+
+
+def _guess_json_array(stream: IO[bytes], size: int, indent: bytes) -> Iterator[Piece]:
+    """Cut where a line ``<indent>},`` is followed by a line ``<indent>{``; every piece a guess.
+
+    Where no such place comes for ``8 * size`` bytes, the rest is cut by parsing it.
+    """
+    boundary = re.compile(
+        rb"\n" + re.escape(indent) + rb"\}[ \t]*,[ \t]*\r?\n(?=" + re.escape(indent) + rb"\{)"
+    )
+    reach = 2 * len(indent) + 16  # a boundary's length, at most (but for spaces around ",")
+    buffer = b""
+    offset = 0  # of buffer[0] in the input
+    line = 1
+    index = 0
+    opening = b""  # "[" before every piece but the first, which has its own
+    while True:
+        block = stream.read(size)
+        buffer += block
+        if not block:  # the end of the input: a piece that starts where a guess ends is a guess
+            if buffer or not offset:
+                yield Piece(opening + buffer, line, index, offset > 0, -1, offset, -1 if offset else 0)
+            return
+        found = boundary.search(buffer, max(size, len(buffer) - len(block) - reach))
+        if found is None:
+            if len(buffer) > 8 * size:
+                here = Piece(b"", line, index, guess=True, offset=offset)
+                if offset:
+                    yield from resume_csljson(stream, size, here)
+                else:
+                    stream.seek(0)
+                    yield from _split_json_array(stream, size)
+                return
+            continue
+        end, start = found.start() + len(indent) + 2, found.end()  # after "}"; the next line
+        items = 1 + len(boundary.findall(buffer, 0, found.start()))
+        column = -1 if offset else 0  # "[" before the line
+        yield Piece(opening + buffer[:end] + b"]", line, index, True, items, offset, column)
+        line += buffer.count(b"\n", 0, start)
+        index += items
+        offset += start
+        buffer = buffer[start:]
+        opening = b"["
+
+
+def _split_json_array(stream: IO[bytes], size: int, at: Piece | None = None) -> Iterator[Piece]:
+    decoder = codecs.getincrementaldecoder("utf-8" if at else "utf-8-sig")("surrogateescape")
     raw_decode = json.JSONDecoder().raw_decode
     text = decoder.decode(stream.read(size))
     eof = False
@@ -154,9 +226,15 @@ def _split_json_array(stream: IO[bytes], size: int) -> Iterator[Piece]:
         text += decoder.decode(block, final=eof)
         return True
 
-    pos = _skip_space(text, 0) + 1  # after "["
-    line = 1  # line of text[0]
-    index = 0
+    pos = 0 if at else _skip_space(text, 0) + 1  # after "["
+    line = at.line if at else 1  # line of text[0]
+    index = at.index if at else 0
+    before = 0  # characters before text[0] on its line
+
+    def column(at: int) -> int:
+        """The column shift of a piece "[" + text[at:]."""
+        return at - text.rfind("\n", 0, at) - 2 if "\n" in text[:at] else before + at - 1
+
     start = -1  # where the current run of items starts
     count = 0
     while True:
@@ -182,11 +260,15 @@ def _split_json_array(stream: IO[bytes], size: int) -> Iterator[Piece]:
         if pos < len(text) and text[pos] == ",":
             if end - start >= size:
                 yield Piece(
-                    ("[" + text[start:end] + "]").encode("utf-8"), line + text.count("\n", 0, start), index
+                    ("[" + text[start:end] + "]").encode("utf-8", "surrogateescape"),
+                    line + text.count("\n", 0, start),
+                    index,
+                    column=column(start),
                 )
                 index += count
                 count = 0
                 line += text.count("\n", 0, pos + 1)
+                before = column(pos + 1) + 1
                 text, pos, start = text[pos + 1 :], 0, -1
                 continue
             pos += 1
@@ -195,7 +277,8 @@ def _split_json_array(stream: IO[bytes], size: int) -> Iterator[Piece]:
     while more():
         pass
     if start >= 0 and (count or text[start:].strip(" \t\r\n]")):
-        yield Piece(("[" + text[start:]).encode("utf-8"), line + text.count("\n", 0, start), index)
+        data = ("[" + text[start:]).encode("utf-8", "surrogateescape")
+        yield Piece(data, line + text.count("\n", 0, start), index, column=column(start))
 
 
 def _bibtex_cut(buffer: bytes) -> int:

@@ -35,7 +35,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 from bibconv import errors
@@ -99,6 +99,7 @@ class _ShiftedContext(ReadContext):
 
     line_shift: int = 0
     index_shift: int = 0
+    column_shift: int = 0  # on the piece's first line
 
     def span(
         self, line: int | None = None, column: int | None = None, index: int | None = None
@@ -106,9 +107,18 @@ class _ShiftedContext(ReadContext):
         return SourceSpan(
             self.filename,
             None if line is None else line + self.line_shift,
-            column,
+            column + self.column_shift if line == 1 and column is not None else column,
             None if index is None else index + self.index_shift,
         )
+
+
+@dataclass
+class _Text:
+    """Output text as UTF-8 bytes with the key markers taken out: ``slots`` holds, for each marker,
+    its byte offset and its record (flat: offset, record, offset, record …)."""
+
+    data: bytes = b""
+    slots: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -116,11 +126,10 @@ class _Result:
     """What a worker sends back for one piece."""
 
     count: int = 0
-    header: str = ""  # before the first record, in an output that starts with this piece
-    first: str = ""  # the first record's text there
-    middle_first: str = ""  # the first record's text after other records
-    rest: str = ""  # the other records' text
-    footer: str = ""
+    start: _Text = field(default_factory=_Text)  # header and first record, in an output that starts here
+    middle_first: _Text = field(default_factory=_Text)  # the first record's text after other records
+    rest: _Text = field(default_factory=_Text)  # the other records' text
+    footer: _Text = field(default_factory=_Text)
     keys: list[tuple[int, str, bool]] = field(default_factory=list)  # (record, proposal, given)
     key_format: tuple[str, bool] | None = None  # the writer's KeyAssigner: pattern, warns
     read_reports: list[Diagnostic] = field(default_factory=list)
@@ -128,6 +137,7 @@ class _Result:
     write_reports: dict[int, list[Diagnostic]] = field(default_factory=dict)  # by record
     once: set[str] = field(default_factory=set)  # writer warnings given once per output
     error: tuple[str, str, SourceSpan, str | None] | None = None
+    retry: bool = False  # the piece was a guess that its reading did not confirm
 
 
 _STATE: dict[str, Any] = {}
@@ -205,6 +215,7 @@ def _work(task: tuple[str, str | None, Piece]) -> _Result:
         diagnostics=result.read_reports,
         line_shift=piece.line - 1,
         index_shift=piece.index,
+        column_shift=piece.column,
     )
     records: list[Record] = []
     try:
@@ -216,6 +227,12 @@ def _work(task: tuple[str, str | None, Piece]) -> _Result:
             records.append(record)
     except ReadError as exc:  # strict mode: the parent raises it when this piece's turn comes
         result.error = (type(exc).__name__, exc.message, exc.span, exc.record_id)
+        result.retry = piece.guess
+        return result
+    if piece.guess and (
+        any(d.severity == "error" for d in result.read_reports) or piece.items not in (-1, len(records))
+    ):
+        result.retry = True
         return result
     result.count = len(records)
     if not records:
@@ -227,18 +244,40 @@ def _work(task: tuple[str, str | None, Piece]) -> _Result:
     if _STATE["assigners"]:
         used = _STATE["assigners"][0]
         result.key_format = (used.pattern, used.warn is not None)
-    result.header, result.first = text[: marks[0]], text[marks[0] : marks[1]]
-    result.rest, result.footer = text[marks[1] : marks[-1]], text[marks[-1] :]
+    result.start = _encoded(text[: marks[1]])
+    result.rest, result.footer = _encoded(text[marks[1] : marks[-1]]), _encoded(text[marks[-1] :])
     for i in range(len(records)):
         if report_marks[i + 1] > report_marks[i]:
             result.write_reports[i] = reports[report_marks[i] : report_marks[i + 1]]
     # An equal record (another object) written first gives the first record's text as it is
     # after other records; the same probe tells warnings given once per output from others.
     again, again_marks, _ = _run_writer([records[0].replace(), records[0]], [])
-    result.middle_first = again[again_marks[1] : again_marks[2]]
+    result.middle_first = _encoded(again[again_marks[1] : again_marks[2]])
     result.once = _once_only(records, result.write_reports)
     _STATE["numbers"] = {}
     return result
+
+
+def _encoded(text: str) -> _Text:
+    """``text`` in UTF-8 with the key markers taken out and their places noted.
+
+    Bytes cross to the parent at the cost of a copy (a ``str`` with non-ASCII characters is
+    re-encoded both ways by pickle), and the parent writes them as they are.
+    """
+    data = text.encode("utf-8")
+    marker: re.Pattern[bytes] | None = _STATE.get("marker")
+    if marker is None:
+        token = _STATE["token"].encode("ascii")
+        marker = _STATE["marker"] = re.compile(re.escape(token) + rb"(\d+)z")
+    if _STATE["token"].encode("ascii") not in data:
+        return _Text(data)
+    parts = marker.split(data)  # text, record, text, record … text
+    slots: list[int] = []
+    at = 0
+    for i in range(1, len(parts), 2):
+        at += len(parts[i - 1])
+        slots += (at, int(parts[i]))
+    return _Text(b"".join(parts[0::2]), slots)
 
 
 def _once_only(records: list[Record], write_reports: dict[int, list[Diagnostic]]) -> set[str]:
@@ -274,19 +313,19 @@ class _Proposal:
 class _Parent:
     """The parent's side: keys, output order, reports."""
 
-    stream: TextIO
+    write: Callable[[bytes], None]
     token: str
     reports: list[Diagnostic]
     assigner: Any = None
     warns: bool = True
-    footer: str | None = None
+    footer: bytes | None = None
     said_once: set[str] = field(default_factory=set)
 
-    def _suffixes(self, result: _Result) -> tuple[dict[int, str], dict[int, list[Diagnostic]]]:
+    def _suffixes(self, result: _Result) -> tuple[dict[int, bytes], dict[int, list[Diagnostic]]]:
         """The suffix that makes each proposed key unique, and the key warnings, by record."""
         from bibconv.keys import KeyAssigner
 
-        suffixes: dict[int, str] = {}  # the records whose key gets a suffix
+        suffixes: dict[int, bytes] = {}  # the records whose key gets a suffix
         warnings: dict[int, list[Diagnostic]] = {}
         if not result.keys:
             return suffixes, warnings
@@ -300,7 +339,7 @@ class _Parent:
             probe = cast(Record, _Proposal(proposal)) if proposal else Record(id=proposal)
             final = self.assigner.assign(probe).id
             if len(final) > len(proposal):
-                suffixes[index] = final[len(proposal) :]
+                suffixes[index] = final[len(proposal) :].encode("utf-8")
             if found:
                 warnings[index] = found[:]
                 found.clear()
@@ -317,9 +356,7 @@ class _Parent:
         def fill(text: str) -> str:
             if not result.keys or not text:
                 return text
-            if not suffixes:  # every proposed key is unique as it is
-                return marker.sub("", text)
-            return marker.sub(lambda m: suffixes.get(int(m[1]), ""), text)
+            return marker.sub(lambda m: suffixes.get(int(m[1]), b"").decode("utf-8"), text)
 
         start = 0
         for i, mark in enumerate(result.read_marks):
@@ -337,13 +374,49 @@ class _Parent:
         self.reports.extend(result.read_reports[start:])
         if not result.count:
             return 0
-        if self.footer is None:
-            self.stream.write(fill(result.header + result.first))
-        else:
-            self.stream.write(fill(result.middle_first))
-        self.stream.write(fill(result.rest))
-        self.footer = fill(result.footer)
+        self.write(_filled(result.start if self.footer is None else result.middle_first, suffixes))
+        self.write(_filled(result.rest, suffixes))
+        self.footer = _filled(result.footer, suffixes)
         return result.count
+
+
+def _filled(text: _Text, suffixes: dict[int, bytes]) -> bytes:
+    """``text`` with the suffix of each key that needs one put in its place."""
+    data, slots = text.data, text.slots
+    if not suffixes or not slots:
+        return data
+    out: list[bytes] = []
+    last = 0
+    for k in range(0, len(slots), 2):
+        suffix = suffixes.get(slots[k + 1])
+        if suffix:
+            out += (data[last : slots[k]], suffix)
+            last = slots[k]
+    if not out:
+        return data
+    out.append(data[last:])
+    return b"".join(out)
+
+
+def _byte_writer(stream: TextIO) -> Callable[[bytes], None]:
+    """Writes UTF-8 text to ``stream`` (opened with ``newline=""``, as writers expect): straight
+    to the bytes under a UTF-8 text file, decoded for any other stream."""
+    import codecs
+
+    buffer = getattr(stream, "buffer", None)
+    if (
+        isinstance(stream, io.TextIOWrapper)
+        and buffer is not None
+        and codecs.lookup(stream.encoding).name == "utf-8"
+    ):
+        stream.flush()
+        return cast(Callable[[bytes], None], buffer.write)
+
+    def write(data: bytes) -> None:
+        if data:
+            stream.write(data.decode("utf-8"))
+
+    return write
 
 
 @dataclass
@@ -356,9 +429,9 @@ class _Input:
     pieces: Iterator[Piece]
 
 
-def _tasks(inputs: list[_Input], progress: Any) -> Iterator[tuple[int, Any]]:
+def _tasks(inputs: list[_Input], progress: Any, first: int = 0) -> Iterator[tuple[int, Any]]:
     """``(input number, task)`` for every piece of every input, read lazily; ``None`` ends an input."""
-    for number, step in enumerate(inputs):
+    for number, step in enumerate(inputs, first):
         if progress is not None:
             progress.watch(step.handle)
         for piece in step.pieces:
@@ -427,8 +500,20 @@ def convert(
             "strict": strict,
             "token": "zq" + "".join(secrets.choice("bcdfghjklmnpqrstvwxz") for _ in range(10)),
         }
-        _run(inputs, stream, jobs, state, diagnostics, progress, after_input)
+        _run(inputs, stream, jobs, state, diagnostics, progress, after_input, piece_size)
     return True
+
+
+class _GuessError(Exception):
+    """A guessed cut (:attr:`bibconv._split.Piece.guess`) that the reader did not confirm."""
+
+    def __init__(self, number: int, piece: Piece) -> None:
+        super().__init__(number, piece)
+        self.number = number
+        self.piece = piece
+
+
+_Queue = deque[tuple[int, "Future[_Result] | None", Piece | None]]
 
 
 def _run(
@@ -439,45 +524,76 @@ def _run(
     diagnostics: list[Diagnostic] | None,
     progress: Any,
     after_input: Callable[[], None] | None,
+    piece_size: int = PIECE_SIZE,
 ) -> None:
-    """Feed the pieces to ``jobs`` worker processes and write their text in order."""
+    """Feed the pieces to ``jobs`` worker processes and write their text in order.
+
+    When a guessed cut turns out wrong, the pieces after it are dropped unwritten and that
+    input is cut again from there by parsing it (the inputs after it from their start).
+    """
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     reports = diagnostics if diagnostics is not None else []
     wctx = WriteContext(options=state["write_options"], diagnostics=reports)
-    parent = _Parent(stream, state["token"], reports)
+    parent = _Parent(_byte_writer(stream), state["token"], reports)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(state,))
-    queue: deque[tuple[int, Future[_Result] | None]] = deque()
+    queue: _Queue = deque()
     try:
         tasks = _tasks(inputs, progress)
-        for number, task in tasks:
-            queue.append((number, None if task is None else executor.submit(_work, task)))
-            while len(queue) > 2 * jobs or (queue and task is None and queue[0][1] is None):
-                _drain_one(queue, parent, progress, after_input)
-        while queue:
-            _drain_one(queue, parent, progress, after_input)
+        while True:
+            try:
+                for number, task in tasks:
+                    future = None if task is None else executor.submit(_work, task)
+                    queue.append((number, future, None if task is None else replace(task[2], data=b"")))
+                    while len(queue) > 2 * jobs or (queue and task is None and queue[0][1] is None):
+                        _drain_one(queue, parent, progress, after_input)
+                while queue:
+                    _drain_one(queue, parent, progress, after_input)
+                break
+            except _GuessError as retry:
+                for _, dropped, _ in queue:
+                    if dropped is not None:
+                        dropped.cancel()
+                queue.clear()
+                tasks = _tasks(_resumed(inputs, retry, piece_size), progress, retry.number)
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
     if parent.footer is None:  # no records at all
         get_writer(state["writer"]).write([], stream, wctx)
     else:
-        stream.write(parent.footer)
+        parent.write(parent.footer)
 
 
-def _drain_one(
-    queue: deque[tuple[int, Future[_Result] | None]],
-    parent: _Parent,
-    progress: Any,
-    after_input: Callable[[], None] | None,
-) -> None:
-    _, future = queue.popleft()
+def _resumed(inputs: list[_Input], retry: _GuessError, size: int) -> list[_Input]:
+    """The inputs from the one whose guessed cut failed on, cut again (that one from the failed piece)."""
+    from bibconv._split import resume_csljson
+
+    again = []
+    for number in range(retry.number, len(inputs)):
+        step = inputs[number]
+        if number == retry.number:
+            pieces: Iterator[Piece] | None = resume_csljson(step.handle, size, retry.piece)
+        else:
+            step.handle.seek(0)
+            pieces = cast(Split, splitter_for(step.name))(step.handle, size)
+        if pieces is None:  # pragma: no cover - it was cut before
+            raise OutputError(f"{step.path}: the input changed while it was read")
+        again.append(_Input(step.path, step.name, step.handle, pieces))
+    return again
+
+
+def _drain_one(queue: _Queue, parent: _Parent, progress: Any, after_input: Callable[[], None] | None) -> None:
+    number, future, piece = queue.popleft()
     if future is None:  # an input is done
         if after_input is not None:
             after_input()
         return
-    count = parent.take(future.result())
+    result = future.result()
+    if result.retry:
+        raise _GuessError(number, cast(Piece, piece))
+    count = parent.take(result)
     if progress is not None:
         progress.add(count)

@@ -1,0 +1,142 @@
+"""``--jobs`` on CSL-JSON arrays: cuts guessed from the layout are confirmed by the reader, and every
+hostile layout (braces in strings, nested objects at the items' indent, one line, CRLF, BOM, broken
+items) converts exactly as a serial run does, reports and item numbers included."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+import bibconv
+from bibconv import _split, parallel
+
+
+def _items(n: int) -> list[dict[str, object]]:
+    return [
+        {
+            "id": f"k{i}" if i % 3 else "",
+            "type": "book" if i % 7 else "no-such-type",  # a warning with the item's number
+            "title": f'Title {i} }},\n  {{ [x] "q" \\ é',
+            "author": [{"family": "Smith", "given": "Ann"}, {"family": "Lee"}],
+            "issued": {"date-parts": [[2000 + i % 20, 1 + i % 12]]},
+        }
+        for i in range(40)
+    ]
+
+
+def _layouts() -> dict[str, bytes]:
+    items = _items(40)
+    pretty = json.dumps(items, indent=2, ensure_ascii=False)
+    flat = "[\n" + ",\n".join("{\n" + json.dumps(i, indent=0)[2:] for i in items) + "\n]\n"
+    broken = pretty.replace('"family": "Lee"', '"family": Lee', 1)  # an item that is not JSON
+    return {
+        "pretty": pretty.encode(),
+        "minified": json.dumps(items, ensure_ascii=False, separators=(",", ":")).encode(),
+        "one line with spaces": json.dumps(items).encode(),
+        "crlf": pretty.replace("\n", "\r\n").encode(),
+        "bom": b"\xef\xbb\xbf" + pretty.encode(),
+        "nested objects at the items' indent": flat.encode(),
+        "braces in strings": pretty.replace("Title 5", "}\\n  },\\n  {\\n  {").encode(),
+        "two items on a line": pretty.replace("}\n  },\n  {", "}\n  }, {", 3).encode(),
+        "broken item": broken.encode(),
+        "broken item on one line": json.dumps(items).replace('"Title 20', "Title 20", 1).encode(),
+        "trailing comma": pretty.replace("\n]", ",\n]").encode(),
+        "truncated": pretty[: len(pretty) * 2 // 3].encode(),
+        "empty": b"[\n]\n",
+    }
+
+
+LAYOUTS = _layouts()
+
+
+def _serial(path: Path, target: str, strict: bool) -> tuple[str, list[str]]:
+    reports: list[bibconv.Diagnostic] = []
+    records = bibconv.iter_records(path, "csljson", strict=strict, diagnostics=reports)
+    text = bibconv.write(records, target, diagnostics=reports)
+    return text, [str(r) for r in reports]
+
+
+def _parallel(path: Path, target: str, strict: bool, size: int) -> tuple[str, list[str]]:
+    reports: list[bibconv.Diagnostic] = []
+    out = io.StringIO(newline="")
+    done = parallel.convert(
+        [str(path)], target, out, jobs=2, from_="csljson", strict=strict, diagnostics=reports, piece_size=size
+    )
+    assert done
+    return out.getvalue(), [str(r) for r in reports]
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("strict", [False, True], ids=["lenient", "strict"])
+def test_jobs_reads_every_layout_as_a_serial_run(layout: str, strict: bool, tmp_path: Path) -> None:
+    path = tmp_path / "in.json"
+    path.write_bytes(LAYOUTS[layout])
+    for target, size in (("ris", 300), ("csljson", 1200)):
+        try:
+            expected: tuple[str, list[str]] | str = _serial(path, target, strict)
+        except bibconv.ReadError as exc:
+            expected = str(exc)
+        try:
+            found: tuple[str, list[str]] | str = _parallel(path, target, strict, size)
+        except bibconv.ReadError as exc:
+            found = str(exc)
+        assert found == expected, f"{layout} -> {target}"
+
+
+def _pieces(data: bytes, size: int) -> list[_split.Piece]:
+    pieces = _split.split_csljson(io.BytesIO(data), size)
+    assert pieces is not None
+    return list(pieces)
+
+
+def test_an_indented_array_is_cut_by_its_layout_into_guesses_that_hold() -> None:
+    data = LAYOUTS["pretty"]
+    pieces = _pieces(data, 300)
+    assert len(pieces) > 5
+    assert all(p.guess for p in pieces[1:])
+    index = 0
+    for piece in pieces:
+        items = json.loads(piece.data)  # each piece is a whole array
+        assert piece.index == index
+        assert piece.items in (-1, len(items))
+        if piece.offset:  # "[" and the input from the start of a line on
+            assert data[piece.offset :].startswith(piece.data[1:50])
+        assert data.count(b"\n", 0, piece.offset) + 1 == piece.line
+        index += len(items)
+    assert index == 40
+
+
+def test_a_wrong_guess_is_cut_again_by_parsing_from_there() -> None:
+    data = LAYOUTS["nested objects at the items' indent"]
+    pieces = _pieces(data, 300)
+    wrong = next(p for p in pieces if p.guess and not _holds(p))
+    again = list(_split.resume_csljson(io.BytesIO(data), 300, wrong))
+    assert all(not p.guess for p in again)
+    assert [p.index for p in again] == sorted(p.index for p in again)
+    assert sum(len(json.loads(p.data)) for p in again) == 40 - wrong.index
+
+
+def _holds(piece: _split.Piece) -> bool:
+    try:
+        return piece.items in (-1, len(json.loads(piece.data)))
+    except json.JSONDecodeError:
+        return False
+
+
+def test_minified_arrays_are_cut_by_parsing() -> None:
+    pieces = _pieces(LAYOUTS["minified"], 300)
+    assert len(pieces) > 5
+    assert not any(p.guess for p in pieces)
+
+
+def test_text_goes_to_a_utf8_file_as_bytes_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "in.json"
+    path.write_bytes(LAYOUTS["pretty"])
+    serial, _ = _serial(path, "csljson", False)
+    with (tmp_path / "out.json").open("w", encoding="utf-8", newline="") as out:
+        out.write("")
+        assert parallel.convert([str(path)], "csljson", out, jobs=2, from_="csljson", piece_size=300)
+    assert (tmp_path / "out.json").read_text(encoding="utf-8") == serial
