@@ -41,6 +41,17 @@ DC = "{http://purl.org/dc/elements/1.1/}"
 RSS1 = "{http://purl.org/rss/1.0/}"
 RDF = "{http://www.w3.org/1999/02/22-rdf-syntax-ns#}"
 
+_PARSER_OPTIONS: dict[str, Any] = {
+    "resolve_entities": False,
+    "no_network": True,
+    "load_dtd": False,
+    "huge_tree": False,
+    "remove_comments": True,
+    "remove_pis": True,
+}
+_CHUNK = 32768
+"""Bytes read at a time (lxml's iterparse reads as much)."""
+_PROBE_SLICE = 512
 _ROOTS = {f"{ATOM}feed": "atom", "rss": "rss2", f"{RDF}RDF": "rdf"}
 _ENTRIES = frozenset({f"{ATOM}entry", "item", f"{RSS1}item"})
 _FEED_ERROR = "feed error for query"
@@ -69,7 +80,7 @@ _SIMPLE = {
 
 
 class _Tap:
-    """Passes a byte stream to the parser and notes the line of a ``<!DOCTYPE``."""
+    """Passes a byte stream to the parser, notes the line of a ``<!DOCTYPE``, and can replay the head."""
 
     def __init__(self, stream: IO[bytes]) -> None:
         self._stream = stream
@@ -77,8 +88,15 @@ class _Tap:
         self.doctype_line: int | None = None
         self._newlines = 0
         self._tail = b""
+        self._again: list[bytes] = []
+
+    def replay(self, chunks: list[bytes]) -> None:
+        """Give ``chunks`` (read already) once more before reading on."""
+        self._again = chunks[::-1]
 
     def read(self, size: int = -1) -> bytes:
+        if self._again:
+            return self._again.pop()
         data = self._stream.read(size)
         if self.scanning and data and self.doctype_line is None:
             window = self._tail + data
@@ -178,6 +196,57 @@ def _author(elem: Any) -> tuple[str, tuple[str, ...]]:
     return name or bare or "", tuple(affiliations) if affiliations and len(elem) > 1 else ()
 
 
+def _read_channel(elem: Any, channel: dict[str, str]) -> None:
+    """One of the feed's own elements: note its title, subtitle, description or date; free it."""
+    _namespace, local = _local(elem.tag)
+    if local in ("title", "subtitle", "description", "date") and local not in channel:
+        channel[local] = _text(elem)
+    elif local == "channel":
+        date = elem.findtext(f"{DC}date")
+        channel.setdefault("date", date or "")
+    _discard(elem)
+
+
+def _catch_up(root: Any, stop: Any, done: Any, channel: dict[str, str]) -> Any:
+    """Read the root's children after ``done`` up to ``stop`` (all with ``None``); the last one read."""
+    child = done.getnext() if done is not None else next(iter(root), None)
+    while child is not None and child is not stop:
+        if isinstance(child.tag, str):  # an element (an entity reference has no end of its own)
+            _read_channel(child, channel)
+            done = child
+        child = child.getnext()
+    return done
+
+
+def _probe(tap: _Tap, etree: Any) -> Any:
+    """The root element, or ``None`` if the document breaks (or ends) before it.
+
+    The head is parsed on its own, in small slices, until the root's start tag; its bytes are
+    then handed to the main parser again, so the root and DOCTYPE are checked before the body
+    is parsed, and the main parser can ask for entries and the root's end only.
+    """
+    parser = etree.XMLPullParser(events=("start",), **_PARSER_OPTIONS)
+    chunks: list[bytes] = []
+    try:
+        while True:
+            data = tap.read(_CHUNK)
+            if not data:
+                parser.close()
+                break
+            chunks.append(data)
+            for start in range(0, len(data), _PROBE_SLICE):
+                parser.feed(data[start : start + _PROBE_SLICE])
+                for _event, elem in parser.read_events():
+                    return elem
+    except etree.XMLSyntaxError:
+        pass
+    finally:
+        tap.replay(chunks)
+    for _event, elem in parser.read_events():
+        return elem
+    return None
+
+
 def _discard(elem: Any) -> None:
     """Free an element that has been read, and the siblings before it."""
     elem.clear(keep_tail=False)
@@ -210,48 +279,80 @@ class AtomReader:
         from lxml import etree
 
         tap = _Tap(stream)
-        events = etree.iterparse(
-            tap,
-            events=("start", "end"),
-            resolve_entities=False,
-            no_network=True,
-            load_dtd=False,
-            huge_tree=False,
-            remove_comments=True,
-            remove_pis=True,
-        )
+        root = _probe(tap, etree)
         kind = ""
-        depth = 0
-        channel: dict[str, str] = {}
+        if root is not None:  # else the document breaks before its root: the parse below says how
+            tap.scanning = False
+            kind = self._root(root, tap, ctx)
+            if not kind:
+                return
         try:
-            for event, elem in events:
-                if event == "start":
-                    depth += 1
-                    if depth == 1:
-                        tap.scanning = False
-                        kind = self._root(elem, tap, ctx)
-                        if not kind:
-                            return
-                    continue
-                level, depth = depth, depth - 1
-                if elem.tag in _ENTRIES:
-                    record = self._record(_collect(elem, kind), channel, ctx)
-                    _discard(elem)
-                    if record is not None:
-                        yield record
-                elif level == 1:
-                    self._feed_error(channel, elem.sourceline, ctx)
-                elif level == 2 or (kind == "rss2" and level == 3):
-                    _namespace, local = _local(elem.tag)
-                    if local in ("title", "subtitle", "description", "date") and local not in channel:
-                        channel[local] = _text(elem)
-                    elif local == "channel":
-                        date = elem.findtext(f"{DC}date")
-                        channel.setdefault("date", date or "")
-                    _discard(elem)
+            if kind in ("atom", "rdf"):
+                yield from self._read_entries(tap, root.tag, kind, ctx, etree)
+            else:
+                yield from self._read_levels(tap, kind, ctx, etree)
         except etree.XMLSyntaxError as exc:
             line, column = exc.position if exc.position else (exc.lineno, None)
             ctx.fail(ParseError(f"not well-formed XML: {exc.msg}", ctx.span(line, column)))
+
+    def _read_entries(
+        self, tap: _Tap, root_tag: str, kind: str, ctx: ReadContext, etree: Any
+    ) -> Iterator[Record]:
+        """Atom and RSS 1.0: the parser reports only entries and the root's end.
+
+        The feed's own elements that matter are the root's children (level 2); those that ended
+        before an entry are read when it ends, in document order, as :meth:`_read_levels` reads them.
+        """
+        events = etree.iterparse(tap, events=("end",), tag=(*_ENTRIES, root_tag), **_PARSER_OPTIONS)
+        channel: dict[str, str] = {}
+        root = None
+        done = None  # the root's child read last: the first child left, everything after it is unread
+        for _event, elem in events:
+            parent = elem.getparent()
+            if parent is None:  # the root's end
+                done = _catch_up(elem, None, done, channel)
+                self._feed_error(channel, elem.sourceline, ctx)
+                continue
+            if elem.tag not in _ENTRIES:  # an element named like the root, inside it
+                continue
+            if root is None:
+                root = elem.getroottree().getroot()
+            top = elem  # the root's child that holds the entry
+            while parent is not root:
+                top, parent = parent, parent.getparent()
+            if top is not elem or done is None or done.getnext() is not elem:
+                done = _catch_up(root, top, done, channel)
+            record = self._record(_collect(elem, kind), channel, ctx)
+            _discard(elem)
+            if top is elem:
+                done = elem
+            if record is not None:
+                yield record
+
+    def _read_levels(self, tap: _Tap, kind: str, ctx: ReadContext, etree: Any) -> Iterator[Record]:
+        """RSS 2.0 (its channel's children count too), or a document that breaks before its root."""
+        events = etree.iterparse(tap, events=("start", "end"), **_PARSER_OPTIONS)
+        depth = 0
+        channel: dict[str, str] = {}
+        for event, elem in events:
+            if event == "start":
+                depth += 1
+                if depth == 1 and not kind:
+                    tap.scanning = False
+                    kind = self._root(elem, tap, ctx)
+                    if not kind:
+                        return
+                continue
+            level, depth = depth, depth - 1
+            if elem.tag in _ENTRIES:
+                record = self._record(_collect(elem, kind), channel, ctx)
+                _discard(elem)
+                if record is not None:
+                    yield record
+            elif level == 1:
+                self._feed_error(channel, elem.sourceline, ctx)
+            elif level == 2 or (kind == "rss2" and level == 3):
+                _read_channel(elem, channel)
 
     def _root(self, elem: Any, tap: _Tap, ctx: ReadContext) -> str:
         """Check the DOCTYPE and the root element; the feed layout, or "" after a failure."""
