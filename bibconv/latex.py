@@ -85,7 +85,9 @@ def is_known_macro(name: str) -> bool:
 
 def escape_markup(text: str) -> str:
     """Plain text → rich text: escape ``&``, ``<`` and ``>``."""
-    return html.escape(text, quote=False)
+    if "&" in text or "<" in text or ">" in text:  # substring tests are cheaper than three replaces
+        return html.escape(text, quote=False)
+    return text
 
 
 def strip_markup(text: str) -> str:
