@@ -176,6 +176,7 @@ def _guess_json_array(stream: IO[bytes], size: int, indent: bytes) -> Iterator[P
     boundary = re.compile(
         rb"\n" + re.escape(indent) + rb"\}[ \t]*,[ \t]*\r?\n(?=" + re.escape(indent) + rb"\{)"
     )
+    closing = b"\n" + indent + b"}"
     reach = 2 * len(indent) + 16  # a boundary's length, at most (but for spaces around ",")
     buffer = b""
     offset = 0  # of buffer[0] in the input
@@ -201,9 +202,10 @@ def _guess_json_array(stream: IO[bytes], size: int, indent: bytes) -> Iterator[P
                 return
             continue
         end, start = found.start() + len(indent) + 2, found.end()  # after "}"; the next line
-        items = 1 + len(boundary.findall(buffer, 0, found.start()))
+        items = 1 + buffer.count(closing, 0, found.start())  # a wrong count fails the guess too
         column = -1 if offset else 0  # "[" before the line
-        yield Piece(opening + buffer[:end] + b"]", line, index, True, items, offset, column)
+        data = b"".join((opening, memoryview(buffer)[:end], b"]"))
+        yield Piece(data, line, index, True, items, offset, column)
         line += buffer.count(b"\n", 0, start)
         index += items
         offset += start

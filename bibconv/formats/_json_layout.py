@@ -38,33 +38,38 @@ def dumps_indented(value: Any, indent: int, *, ensure_ascii: bool = True, margin
 
 def _layout(value: Any, newline: str, step: str, string: Callable[[str], str]) -> str:
     """``value`` laid out at the depth whose line start is ``newline``."""
-    if isinstance(value, str):
+    kind = type(value)
+    if kind is str:
         return string(value)
-    if isinstance(value, dict):
+    if kind is dict:
         if not value:
             return "{}"
         inner = newline + step
-        members = []
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise _UnusualValueError
-            text = string(item) if isinstance(item, str) else _layout(item, inner, step, string)
-            members.append(string(key) + ": " + text)
+        members = [
+            string(key) + ": " + (string(item) if type(item) is str else _layout(item, inner, step, string))
+            if type(key) is str
+            else _unusual()
+            for key, item in value.items()
+        ]
         return "{" + inner + ("," + inner).join(members) + newline + "}"
-    if isinstance(value, (list, tuple)):
+    if kind is list or kind is tuple:
         if not value:
             return "[]"
         inner = newline + step
-        items = [string(x) if isinstance(x, str) else _layout(x, inner, step, string) for x in value]
+        items = [string(x) if type(x) is str else _layout(x, inner, step, string) for x in value]
         return "[" + inner + ("," + inner).join(items) + newline + "]"
+    if kind is int:
+        return int.__repr__(value)
     if value is None:
         return "null"
     if value is True:
         return "true"
     if value is False:
         return "false"
-    if isinstance(value, int):
-        return int.__repr__(value)
-    if isinstance(value, float):
+    if kind is float:
         return json.dumps(value)  # the encoder's float forms (NaN, Infinity)
+    raise _UnusualValueError
+
+
+def _unusual() -> str:
     raise _UnusualValueError

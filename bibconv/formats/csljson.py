@@ -56,7 +56,7 @@ def _text(value: Any) -> str:
 
 def rich_from_csl(text: str) -> str:
     """CSL-JSON text → record rich text (literal ``&``, ``<``, ``>`` escaped, tags kept)."""
-    if not any(c in text for c in "&<>"):
+    if "&" not in text and "<" not in text and ">" not in text:
         return text
     parts = _CSL_TAG.split(text)
     for i in range(0, len(parts), 2):
