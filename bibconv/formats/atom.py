@@ -57,7 +57,7 @@ _ENTRIES = frozenset({f"{ATOM}entry", "item", f"{RSS1}item"})
 _FEED_ERROR = "feed error for query"
 _ABOUT = f"{RDF}about"
 _ATOM_NAME = f"{ATOM}name"
-_ROLES: dict[str, str] = {}
+_ROLES: dict[Any, str] = {}
 """What :func:`_role` said for a tag (bounded: a hostile feed may use any number of tags)."""
 _MAX_ROLES = 1024
 _SIMPLE = {
@@ -77,6 +77,8 @@ _SIMPLE = {
     "rights": "rights",
     "guid": "guid",
 }
+_FIELDS = frozenset(_SIMPLE.values())
+"""The roles that are a :class:`RawEntry` text attribute (the other ones: author, category, link…)."""
 
 
 class _Tap:
@@ -149,14 +151,17 @@ def _collect(elem: Any, kind: str) -> RawEntry:
     roles = _ROLES
     for child in elem:
         tag = child.tag
-        role = roles.get(tag) if isinstance(tag, str) else ""
+        role = roles.get(tag)
         if role is None:
             role = _role(tag)
             if len(roles) < _MAX_ROLES:
                 roles[tag] = role
         if not role:
             continue
-        if role == "author":
+        if role in _FIELDS:
+            if getattr(raw, role) is None:
+                setattr(raw, role, "".join(child.itertext()) if len(child) else child.text or "")
+        elif role == "author":
             raw.authors.append(_author(child))
         elif role == "category":
             raw.categories.append(child.get("term") or _text(child))
@@ -167,10 +172,8 @@ def _collect(elem: Any, kind: str) -> RawEntry:
                 raw.link = _text(child)
         elif role == "creator":
             creators.append(_text(child))
-        elif role == "primary":
+        else:  # primary
             raw.primary = child.get("term")
-        elif getattr(raw, role) is None:
-            setattr(raw, role, _text(child))
     if creators:
         raw.creators = ", ".join(creators)
     return raw
