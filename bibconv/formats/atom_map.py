@@ -75,6 +75,12 @@ _TIMESTAMP_RE = re.compile(
     r"\s*([0-9]{4})-([0-9]{2})-([0-9]{2})"
     r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?\s*"
 )
+_OWN_LINK_PREFIXES = (
+    "http://arxiv.org/abs/",
+    "http://arxiv.org/pdf/",
+    "https://arxiv.org/abs/",
+    "https://arxiv.org/pdf/",
+)
 _ARXIV_LINK_RE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?P<kind>abs|pdf)/(?P<rest>.+?)/?$")
 
 
@@ -235,9 +241,10 @@ def _month_of_id(arxiv_id: str) -> Date | None:
 
 
 @lru_cache(maxsize=4096)
-def _day(year: int, month: int, day: int) -> Date:
-    """One day as a :class:`Date` (immutable, and feeds hold few distinct days: cached)."""
-    return Date(parts=((year, month, day),))
+def _day(year: str, month: str, day: str) -> Date | None:
+    """The day a timestamp's digits give, if it is one (feeds hold few distinct days: cached)."""
+    y, m, d = int(year), int(month), int(day)
+    return Date(parts=((y, m, d),)) if y > 0 and 1 <= m <= 12 and 1 <= d <= 31 else None
 
 
 @lru_cache(maxsize=1024)
@@ -251,9 +258,9 @@ def _date(text: str | None) -> Date | None:
         return None
     found = _TIMESTAMP_RE.fullmatch(text)  # Atom's own form, read as Date.from_edtf reads it
     if found:
-        year, month, day = int(found[1]), int(found[2]), int(found[3])
-        if year > 0 and 1 <= month <= 12 and 1 <= day <= 31:
-            return _day(year, month, day)
+        day = _day(*found.group(1, 2, 3))
+        if day is not None:
+            return day
     date = Date.from_edtf(text)
     if date.parts:
         return date
@@ -271,6 +278,8 @@ def _links(raw: RawEntry, arxiv: Arxiv, doi: str | None) -> list[dict[str, str]]
     found = ((arxiv.id, arxiv.version), (arxiv.id, None))
     for link in raw.links:
         href = link.get("href", "")
+        if href.startswith(_OWN_LINK_PREFIXES) and (href[21:] if href[4] == ":" else href[22:]) in own:
+            continue  # the entry's abs or pdf URL, as the API writes it (what the regex below finds too)
         match = _ARXIV_LINK_RE.match(href)
         if match:
             rest = match["rest"].removesuffix(".pdf")
