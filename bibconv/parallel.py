@@ -27,7 +27,9 @@ serially and larger ones with one process per core.
 
 from __future__ import annotations
 
+import bisect
 import io
+import itertools
 import os
 import re
 import secrets
@@ -114,11 +116,13 @@ class _ShiftedContext(ReadContext):
 
 @dataclass
 class _Text:
-    """Output text as UTF-8 bytes with the key markers taken out: ``slots`` holds, for each marker,
-    its byte offset and its record (flat: offset, record, offset, record …)."""
+    """Output text as UTF-8 bytes with the key markers taken out: for each marker, in order, its
+    byte offset (``at``) and its record (``records``, ascending)."""
 
     data: bytes = b""
-    slots: list[int] = field(default_factory=list)
+    at: list[int] = field(default_factory=list)
+    records: list[int] = field(default_factory=list)
+    ordered: bool = True  # ``at`` ascending too (else sorted by record, ``at`` ascending within one)
 
 
 @dataclass
@@ -169,6 +173,7 @@ class _MarkingAssigner:
 
 def _init_worker(state: dict[str, Any]) -> None:
     _STATE.update(state)
+    _STATE["marker"] = re.compile(re.escape(state["token"].encode("ascii")) + rb"(\d+)z")
 
 
 def _use_marking_assigner() -> None:
@@ -265,19 +270,17 @@ def _encoded(text: str) -> _Text:
     re-encoded both ways by pickle), and the parent writes them as they are.
     """
     data = text.encode("utf-8")
-    marker: re.Pattern[bytes] | None = _STATE.get("marker")
-    if marker is None:
-        token = _STATE["token"].encode("ascii")
-        marker = _STATE["marker"] = re.compile(re.escape(token) + rb"(\d+)z")
     if _STATE["token"].encode("ascii") not in data:
         return _Text(data)
-    parts = marker.split(data)  # text, record, text, record … text
-    slots: list[int] = []
-    at = 0
-    for i in range(1, len(parts), 2):
-        at += len(parts[i - 1])
-        slots += (at, int(parts[i]))
-    return _Text(b"".join(parts[0::2]), slots)
+    parts = _STATE["marker"].split(data)  # text, record, text, record … text
+    texts = parts[0::2]
+    at = list(itertools.accumulate(map(len, texts[:-1])))
+    records = list(map(int, parts[1::2]))
+    if any(a > b for a, b in itertools.pairwise(records)):  # a writer that writes another record's key
+        order = sorted(range(len(records)), key=records.__getitem__)
+        at, records = [at[k] for k in order], [records[k] for k in order]
+        return _Text(b"".join(texts), at, records, ordered=False)
+    return _Text(b"".join(texts), at, records)
 
 
 def _once_only(records: list[Record], write_reports: dict[int, list[Diagnostic]]) -> set[str]:
@@ -382,18 +385,24 @@ class _Parent:
 
 def _filled(text: _Text, suffixes: dict[int, bytes]) -> bytes:
     """``text`` with the suffix of each key that needs one put in its place."""
-    data, slots = text.data, text.slots
-    if not suffixes or not slots:
+    data, records = text.data, text.records
+    if not suffixes or not records:
         return data
+    places: list[tuple[int, bytes]] = []
+    for record in sorted(suffixes):  # usually a few; their markers found by bisection
+        k = bisect.bisect_left(records, record)
+        while k < len(records) and records[k] == record:
+            places.append((text.at[k], suffixes[record]))
+            k += 1
+    if not places:
+        return data
+    if not text.ordered:
+        places.sort()
     out: list[bytes] = []
     last = 0
-    for k in range(0, len(slots), 2):
-        suffix = suffixes.get(slots[k + 1])
-        if suffix:
-            out += (data[last : slots[k]], suffix)
-            last = slots[k]
-    if not out:
-        return data
+    for at, suffix in places:
+        out += (data[last:at], suffix)
+        last = at
     out.append(data[last:])
     return b"".join(out)
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import random
+import re
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -56,6 +59,7 @@ def _serial(path: Path, target: str, strict: bool) -> tuple[str, list[str]]:
     reports: list[bibconv.Diagnostic] = []
     records = bibconv.iter_records(path, "csljson", strict=strict, diagnostics=reports)
     text = bibconv.write(records, target, diagnostics=reports)
+    assert text is not None
     return text, [str(r) for r in reports]
 
 
@@ -140,3 +144,33 @@ def test_text_goes_to_a_utf8_file_as_bytes_unchanged(tmp_path: Path) -> None:
         out.write("")
         assert parallel.convert([str(path)], "csljson", out, jobs=2, from_="csljson", piece_size=300)
     assert (tmp_path / "out.json").read_text(encoding="utf-8") == serial
+
+
+def test_key_suffixes_go_where_the_markers_were() -> None:
+    """Workers send text without key markers; the parent puts each suffix in its marker's place."""
+    token = "zqbcdfghjklm"
+    saved = dict(parallel._STATE)
+    parallel._init_worker({"token": token})
+    try:
+        _check_suffixes(token)
+    finally:
+        parallel._STATE.clear()
+        parallel._STATE.update(saved)
+
+
+def _check_suffixes(token: str) -> None:
+    rng = random.Random(3)
+    for _ in range(300):
+        records = [rng.randrange(6) for _ in range(rng.randrange(0, 8))]
+        if rng.random() < 0.7:
+            records.sort()
+        text = "".join(rng.choice(["é", "a", "\n", ""]) + f"k{r}{token}{r}z" for r in records) + "end"
+        suffixes = {r: rng.choice(["a", "b", "aa"]) for r in range(6) if rng.random() < 0.5}
+        sent = parallel._encoded(text)
+        assert token.encode() not in sent.data
+        found = parallel._filled(sent, {r: s.encode() for r, s in suffixes.items()}).decode()
+        assert found == re.sub(token + r"(\d+)z", partial(_suffix, suffixes), text)
+
+
+def _suffix(suffixes: dict[int, str], marker: re.Match[str]) -> str:
+    return suffixes.get(int(marker[1]), "")
