@@ -113,8 +113,42 @@ def _token(m: re.Match[str]) -> str | None:
     return m[0]  # math, verbatim
 
 
+def _math_only(text: str) -> bool:
+    """Whether the only TeX in ``text`` is inline math, ``$…$`` (arXiv abstracts and titles).
+
+    Such text decodes to itself: outside math it holds no character that starts a token (a lone
+    ``-``, ``'``, ``!`` or ``?`` does not), and each math part is one ``math`` token of
+    :data:`_FAST_RE` (not empty — that would be ``$$`` —, no backslash that takes its closing
+    ``$`` or a newline). A few substring tests and a split cost less than the regex scan.
+    """
+    parts = text.split("$")
+    if len(parts) % 2 == 0:
+        return False
+    outside = "".join(parts[::2])
+    if (
+        "\\" in outside
+        or "{" in outside
+        or "}" in outside
+        or "~" in outside
+        or "^" in outside
+        or "_" in outside
+        or "`" in outside
+        or "--" in outside
+        or "''" in outside
+    ):
+        return False
+    for math in parts[1::2]:
+        if not math:
+            return False
+        if math[-1] == "\\" and (len(math) - len(math.rstrip("\\"))) % 2:
+            return False
+    return "\\\n" not in text
+
+
 def fast_decode(text: str) -> str | None:
     """Decode the common forms in one regex pass; ``None`` when the general parser is needed."""
+    if "$" in text and _math_only(text):
+        return text
     parts: list[str] = []
     append = parts.append
     stack: list[_Entry] = []
