@@ -101,11 +101,14 @@ def _output(path: str | None, spool: bool) -> Iterator[TextIO]:
         with _stdout_text() as stream:
             yield stream
         return
-    with tempfile.SpooledTemporaryFile(max_size=32 << 20, mode="w+", encoding="utf-8", newline="") as tmp:
-        yield tmp  # type: ignore[misc]
-        tmp.seek(0)
-        with _stdout_text() as stream:
-            shutil.copyfileobj(tmp, stream)  # type: ignore[misc,unused-ignore]
+    with tempfile.TemporaryFile() as raw:
+        tmp = io.TextIOWrapper(raw, encoding="utf-8", newline="")
+        yield tmp
+        tmp.flush()
+        raw.seek(0)
+        sys.stdout.flush()  # the bytes as they are: no decoding and encoding again
+        shutil.copyfileobj(raw, sys.stdout.buffer)
+        sys.stdout.buffer.flush()
 
 
 def _records(
