@@ -187,6 +187,10 @@ def _author(elem: Any) -> tuple[str, tuple[str, ...]]:
 
     An affiliation without a name is not read (an author of one child has none).
     """
+    if len(elem) == 1:  # the usual author: one atom:name
+        only = elem[0]
+        if only.tag == _ATOM_NAME:
+            return only.text or "", ()
     name = bare = None
     affiliations: list[str] = []
     for child in elem:
