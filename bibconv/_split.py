@@ -10,8 +10,11 @@ Where each built-in format is cut:
 
 * JSON lines (CSL-JSON lines; ``arxiv-jsonl``'s own ``split`` uses :func:`split_lines` too): at
   any line end.
-* CSL-JSON arrays: between two items, found with :meth:`json.JSONDecoder.raw_decode`; each
-  piece is ``[`` + its items + ``]`` (the last piece keeps the original end of the array).
+* CSL-JSON arrays: between two items; each piece is ``[`` + its items + ``]`` (the first keeps
+  the original start, the last the original end). An array laid out one item after another at
+  the same indent is cut by that layout, in pieces that are guesses for the reader to confirm
+  (:attr:`Piece.guess`); other arrays, and the rest of one where a guess failed, are cut after
+  items parsed with :meth:`json.JSONDecoder.raw_decode`.
 * BibTeX: before an entry (``@type{`` at the start of a line, braces balanced before it) that
   follows another entry, so that ``@comment``/``@preamble`` blocks stay with the entry after
   them. A file with ``@string`` definitions, ``crossref``/``xdata`` fields or a repeated entry

@@ -3,14 +3,18 @@
 The parent cuts each input file into pieces at record boundaries (the reader's ``split``
 method when it has one, else a built-in splitter from :mod:`bibconv._split`; an input that
 cannot be cut makes the whole conversion serial). Worker processes read a piece and write its
-records with the target writer; the parent writes the pieces' text in input order. Three
-things would differ from a serial run, and are dealt with:
+records with the target writer, and send the text back as UTF-8 bytes; the parent writes the
+pieces' text in input order. A piece that is a guess (a CSL-JSON array cut by its layout) must
+read without an error and with the items expected, else the parent drops it and the pieces
+after it and cuts the rest of that input again by parsing it. Three things would differ from a
+serial run, and are dealt with:
 
 * **Citation keys** are unique over the whole output. A worker computes each record's key
   proposal (its own id, else :func:`bibconv.keys.make_key`) and writes the record with the id
-  ``proposal + marker``; the parent runs one :class:`~bibconv.keys.KeyAssigner` over the
-  proposals in order and replaces each marker by the suffix that made the key unique (``""``,
-  ``"a"`` …), so the writer itself renders every key (JSON escaping, BibTeX's key rules).
+  ``proposal + marker``; the worker takes the markers out of its text and notes where they
+  were; the parent runs one :class:`~bibconv.keys.KeyAssigner` over the proposals in order
+  and puts in each place the suffix that made the key unique (``"a"`` …, if any), so the
+  writer itself renders every key (JSON escaping, BibTeX's key rules).
 * **Framing**: writers write something before the first record (``[`` for CSL-JSON), between
   records, and after the last. A worker writes its records once as a whole output, and its
   first record once more after a throw-away copy of it, which gives that record's text as it
@@ -27,10 +31,7 @@ serially and larger ones with one process per core.
 
 from __future__ import annotations
 
-import bisect
-import contextlib
 import io
-import itertools
 import os
 import re
 import secrets
@@ -43,6 +44,7 @@ from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 from bibconv import errors
 from bibconv._split import BUILTIN_SPLITTERS, Piece
+from bibconv._transport import Text, byte_writer, encoded, filled, widen_result_pipe
 from bibconv.errors import Diagnostic, OutputError, ReadError
 from bibconv.limits import DEFAULT_LIMITS, checked_records
 from bibconv.model import Record, SourceSpan
@@ -66,8 +68,6 @@ LARGE_INPUT = 4 << 20
 """Total input size from which ``jobs=None`` means one process per core."""
 PIECE_SIZE = 1 << 20
 """Bytes of input per piece of work."""
-RESULT_PIPE_SIZE = 1 << 20
-"""Bytes the pipe bringing results back may hold (Linux's default limit for a user)."""
 
 Split = Callable[[IO[bytes], int], "Iterator[Piece] | None"]
 
@@ -118,25 +118,14 @@ class _ShiftedContext(ReadContext):
 
 
 @dataclass
-class _Text:
-    """Output text as UTF-8 bytes with the key markers taken out: for each marker, in order, its
-    byte offset (``at``) and its record (``records``, ascending)."""
-
-    data: bytes = b""
-    at: list[int] = field(default_factory=list)
-    records: list[int] = field(default_factory=list)
-    ordered: bool = True  # ``at`` ascending too (else sorted by record, ``at`` ascending within one)
-
-
-@dataclass
 class _Result:
     """What a worker sends back for one piece."""
 
     count: int = 0
-    start: _Text = field(default_factory=_Text)  # header and first record, in an output that starts here
-    middle_first: _Text = field(default_factory=_Text)  # the first record's text after other records
-    rest: _Text = field(default_factory=_Text)  # the other records' text
-    footer: _Text = field(default_factory=_Text)
+    start: Text = field(default_factory=Text)  # header and first record, in an output that starts here
+    middle_first: Text = field(default_factory=Text)  # the first record's text after other records
+    rest: Text = field(default_factory=Text)  # the other records' text
+    footer: Text = field(default_factory=Text)
     keys: list[tuple[int, str, bool]] = field(default_factory=list)  # (record, proposal, given)
     key_format: tuple[str, bool] | None = None  # the writer's KeyAssigner: pattern, warns
     read_reports: list[Diagnostic] = field(default_factory=list)
@@ -252,38 +241,22 @@ def _work(task: tuple[str, str | None, Piece]) -> _Result:
     if _STATE["assigners"]:
         used = _STATE["assigners"][0]
         result.key_format = (used.pattern, used.warn is not None)
-    result.start = _encoded(text[: marks[1]])
-    result.rest, result.footer = _encoded(text[marks[1] : marks[-1]]), _encoded(text[marks[-1] :])
+    result.start = _encode(text[: marks[1]])
+    result.rest, result.footer = _encode(text[marks[1] : marks[-1]]), _encode(text[marks[-1] :])
     for i in range(len(records)):
         if report_marks[i + 1] > report_marks[i]:
             result.write_reports[i] = reports[report_marks[i] : report_marks[i + 1]]
     # An equal record (another object) written first gives the first record's text as it is
     # after other records; the same probe tells warnings given once per output from others.
     again, again_marks, _ = _run_writer([records[0].replace(), records[0]], [])
-    result.middle_first = _encoded(again[again_marks[1] : again_marks[2]])
+    result.middle_first = _encode(again[again_marks[1] : again_marks[2]])
     result.once = _once_only(records, result.write_reports)
     _STATE["numbers"] = {}
     return result
 
 
-def _encoded(text: str) -> _Text:
-    """``text`` in UTF-8 with the key markers taken out and their places noted.
-
-    Bytes cross to the parent at the cost of a copy (a ``str`` with non-ASCII characters is
-    re-encoded both ways by pickle), and the parent writes them as they are.
-    """
-    data = text.encode("utf-8")
-    if _STATE["token"].encode("ascii") not in data:
-        return _Text(data)
-    parts = _STATE["marker"].split(data)  # text, record, text, record … text
-    texts = parts[0::2]
-    at = list(itertools.accumulate(map(len, texts[:-1])))
-    records = list(map(int, parts[1::2]))
-    if any(a > b for a, b in itertools.pairwise(records)):  # a writer that writes another record's key
-        order = sorted(range(len(records)), key=records.__getitem__)
-        at, records = [at[k] for k in order], [records[k] for k in order]
-        return _Text(b"".join(texts), at, records, ordered=False)
-    return _Text(b"".join(texts), at, records)
+def _encode(text: str) -> Text:
+    return encoded(text, _STATE["token"].encode("ascii"), _STATE["marker"])
 
 
 def _once_only(records: list[Record], write_reports: dict[int, list[Diagnostic]]) -> set[str]:
@@ -380,55 +353,10 @@ class _Parent:
         self.reports.extend(result.read_reports[start:])
         if not result.count:
             return 0
-        self.write(_filled(result.start if self.footer is None else result.middle_first, suffixes))
-        self.write(_filled(result.rest, suffixes))
-        self.footer = _filled(result.footer, suffixes)
+        self.write(filled(result.start if self.footer is None else result.middle_first, suffixes))
+        self.write(filled(result.rest, suffixes))
+        self.footer = filled(result.footer, suffixes)
         return result.count
-
-
-def _filled(text: _Text, suffixes: dict[int, bytes]) -> bytes:
-    """``text`` with the suffix of each key that needs one put in its place."""
-    data, records = text.data, text.records
-    if not suffixes or not records:
-        return data
-    places: list[tuple[int, bytes]] = []
-    for record in sorted(suffixes):  # usually a few; their markers found by bisection
-        k = bisect.bisect_left(records, record)
-        while k < len(records) and records[k] == record:
-            places.append((text.at[k], suffixes[record]))
-            k += 1
-    if not places:
-        return data
-    if not text.ordered:
-        places.sort()
-    out: list[bytes] = []
-    last = 0
-    for at, suffix in places:
-        out += (data[last:at], suffix)
-        last = at
-    out.append(data[last:])
-    return b"".join(out)
-
-
-def _byte_writer(stream: TextIO) -> Callable[[bytes], None]:
-    """Writes UTF-8 text to ``stream`` (opened with ``newline=""``, as writers expect): straight
-    to the bytes under a UTF-8 text file, decoded for any other stream."""
-    import codecs
-
-    buffer = getattr(stream, "buffer", None)
-    if (
-        isinstance(stream, io.TextIOWrapper)
-        and buffer is not None
-        and codecs.lookup(stream.encoding).name == "utf-8"
-    ):
-        stream.flush()
-        return cast(Callable[[bytes], None], buffer.write)
-
-    def write(data: bytes) -> None:
-        if data:
-            stream.write(data.decode("utf-8"))
-
-    return write
 
 
 @dataclass
@@ -516,24 +444,6 @@ def convert(
     return True
 
 
-def _widen_result_pipe(executor: Any) -> None:
-    """Let the pipe that brings results back hold a whole piece's text (Linux).
-
-    A result of a megabyte or more otherwise comes through a 64 KiB pipe in many reads, each of
-    which allocates a buffer of the whole remaining size: on the 100k corpus (230 MB of CSL-JSON)
-    that was 0.6 s of the parent's system time, now 0.15 s. Only where the executor keeps its
-    result queue as it does in CPython 3.10–3.13; elsewhere nothing changes.
-    """
-    import fcntl
-
-    setpipe = getattr(fcntl, "F_SETPIPE_SZ", None)
-    reader = getattr(getattr(executor, "_result_queue", None), "_reader", None)
-    if setpipe is None or reader is None:
-        return
-    with contextlib.suppress(OSError, ValueError):
-        fcntl.fcntl(reader.fileno(), setpipe, RESULT_PIPE_SIZE)
-
-
 class _GuessError(Exception):
     """A guessed cut (:attr:`bibconv._split.Piece.guess`) that the reader did not confirm."""
 
@@ -566,11 +476,11 @@ def _run(
 
     reports = diagnostics if diagnostics is not None else []
     wctx = WriteContext(options=state["write_options"], diagnostics=reports)
-    parent = _Parent(_byte_writer(stream), state["token"], reports)
+    parent = _Parent(byte_writer(stream), state["token"], reports)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(state,))
-    _widen_result_pipe(executor)
+    widen_result_pipe(executor)
     queue: _Queue = deque()
     try:
         tasks = _tasks(inputs, progress)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import bibconv
-from bibconv import _split, parallel
+from bibconv import _split, _transport, parallel
 
 
 def _items(n: int) -> list[dict[str, object]]:
@@ -149,16 +149,7 @@ def test_text_goes_to_a_utf8_file_as_bytes_unchanged(tmp_path: Path) -> None:
 def test_key_suffixes_go_where_the_markers_were() -> None:
     """Workers send text without key markers; the parent puts each suffix in its marker's place."""
     token = "zqbcdfghjklm"
-    saved = dict(parallel._STATE)
-    parallel._init_worker({"token": token})
-    try:
-        _check_suffixes(token)
-    finally:
-        parallel._STATE.clear()
-        parallel._STATE.update(saved)
-
-
-def _check_suffixes(token: str) -> None:
+    marker = re.compile(token.encode() + rb"(\d+)z")
     rng = random.Random(3)
     for _ in range(300):
         records = [rng.randrange(6) for _ in range(rng.randrange(0, 8))]
@@ -166,9 +157,9 @@ def _check_suffixes(token: str) -> None:
             records.sort()
         text = "".join(rng.choice(["é", "a", "\n", ""]) + f"k{r}{token}{r}z" for r in records) + "end"
         suffixes = {r: rng.choice(["a", "b", "aa"]) for r in range(6) if rng.random() < 0.5}
-        sent = parallel._encoded(text)
+        sent = _transport.encoded(text, token.encode(), marker)
         assert token.encode() not in sent.data
-        found = parallel._filled(sent, {r: s.encode() for r, s in suffixes.items()}).decode()
+        found = _transport.filled(sent, {r: s.encode() for r, s in suffixes.items()}).decode()
         assert found == re.sub(token + r"(\d+)z", partial(_suffix, suffixes), text)
 
 

@@ -1,0 +1,119 @@
+"""How a worker's text travels to the parent of :mod:`bibconv.parallel` and into the output.
+
+A worker's text goes back as UTF-8 bytes (pickle re-encodes a ``str`` that holds non-ASCII
+characters both ways, and the parent writes bytes as they are) with the key markers taken out
+and their places noted, so that the parent puts in a suffix only where a key needs one.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import io
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TextIO, cast
+
+__all__ = ["RESULT_PIPE_SIZE", "Text", "byte_writer", "encoded", "filled", "widen_result_pipe"]
+
+RESULT_PIPE_SIZE = 1 << 20
+"""Bytes the pipe bringing results back may hold (Linux's default limit for a user)."""
+
+
+@dataclass
+class Text:
+    """Output text as UTF-8 bytes with the key markers taken out: for each marker, in order, its
+    byte offset (``at``) and its record (``records``, ascending)."""
+
+    data: bytes = b""
+    at: list[int] = field(default_factory=list)
+    records: list[int] = field(default_factory=list)
+    ordered: bool = True  # ``at`` ascending too (else sorted by record, ``at`` ascending within one)
+
+
+def encoded(text: str, token: bytes, marker: re.Pattern[bytes]) -> Text:
+    """``text`` in UTF-8 with the key markers (``token``, a record number, ``z``: ``marker``)
+    taken out and their places noted.
+
+    Bytes cross to the parent at the cost of a copy (a ``str`` with non-ASCII characters is
+    re-encoded both ways by pickle), and the parent writes them as they are.
+    """
+    data = text.encode("utf-8")
+    if token not in data:
+        return Text(data)
+    parts = marker.split(data)  # text, record, text, record … text
+    texts = parts[0::2]
+    at = list(itertools.accumulate(map(len, texts[:-1])))
+    records = list(map(int, parts[1::2]))
+    if any(a > b for a, b in itertools.pairwise(records)):  # a writer that writes another record's key
+        order = sorted(range(len(records)), key=records.__getitem__)
+        at, records = [at[k] for k in order], [records[k] for k in order]
+        return Text(b"".join(texts), at, records, ordered=False)
+    return Text(b"".join(texts), at, records)
+
+
+def filled(text: Text, suffixes: dict[int, bytes]) -> bytes:
+    """``text`` with the suffix of each key that needs one put in its place."""
+    data, records = text.data, text.records
+    if not suffixes or not records:
+        return data
+    places: list[tuple[int, bytes]] = []
+    for record in sorted(suffixes):  # usually a few; their markers found by bisection
+        k = bisect.bisect_left(records, record)
+        while k < len(records) and records[k] == record:
+            places.append((text.at[k], suffixes[record]))
+            k += 1
+    if not places:
+        return data
+    if not text.ordered:
+        places.sort()
+    out: list[bytes] = []
+    last = 0
+    for at, suffix in places:
+        out += (data[last:at], suffix)
+        last = at
+    out.append(data[last:])
+    return b"".join(out)
+
+
+def byte_writer(stream: TextIO) -> Callable[[bytes], None]:
+    """Writes UTF-8 text to ``stream`` (opened with ``newline=""``, as writers expect): straight
+    to the bytes under a UTF-8 text file, decoded for any other stream."""
+    import codecs
+
+    buffer = getattr(stream, "buffer", None)
+    if (
+        isinstance(stream, io.TextIOWrapper)
+        and buffer is not None
+        and codecs.lookup(stream.encoding).name == "utf-8"
+    ):
+        stream.flush()
+        return cast(Callable[[bytes], None], buffer.write)
+
+    def write(data: bytes) -> None:
+        if data:
+            stream.write(data.decode("utf-8"))
+
+    return write
+
+
+def widen_result_pipe(executor: Any) -> None:
+    """Let the pipe that brings results back hold a whole piece's text (Linux).
+
+    A result of a megabyte or more otherwise comes through a 64 KiB pipe in many reads, each of
+    which allocates a buffer of the whole remaining size: on the 100k corpus (230 MB of CSL-JSON)
+    that was 0.6 s of the parent's system time, now 0.15 s. Only where the executor keeps its
+    result queue as it does in CPython 3.10–3.13; elsewhere nothing changes.
+    """
+    try:
+        import fcntl
+    except ImportError:  # not on a POSIX system
+        return
+    setpipe = getattr(fcntl, "F_SETPIPE_SZ", None)
+    reader = getattr(getattr(executor, "_result_queue", None), "_reader", None)
+    if setpipe is None or reader is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        fcntl.fcntl(reader.fileno(), setpipe, RESULT_PIPE_SIZE)
