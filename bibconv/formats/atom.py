@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import IO, Any, ClassVar
 
 from bibconv.errors import ParseError, RemoteError
+from bibconv.formats._xml_stream import PARSER_OPTIONS, Tap, probe
 from bibconv.formats.atom_map import RawEntry, arxiv_id_of, is_error_entry, to_record
 from bibconv.model import Record
 from bibconv.registry import ReadContext, register
@@ -44,17 +45,6 @@ DC = "{http://purl.org/dc/elements/1.1/}"
 RSS1 = "{http://purl.org/rss/1.0/}"
 RDF = "{http://www.w3.org/1999/02/22-rdf-syntax-ns#}"
 
-_PARSER_OPTIONS: dict[str, Any] = {
-    "resolve_entities": False,
-    "no_network": True,
-    "load_dtd": False,
-    "huge_tree": False,
-    "remove_comments": True,
-    "remove_pis": True,
-}
-_CHUNK = 32768
-"""Bytes read at a time (lxml's iterparse reads as much)."""
-_PROBE_SLICE = 512
 _ROOTS = {f"{ATOM}feed": "atom", "rss": "rss2", f"{RDF}RDF": "rdf"}
 _ENTRIES = frozenset({f"{ATOM}entry", "item", f"{RSS1}item"})
 _FEED_ERROR = "feed error for query"
@@ -82,37 +72,6 @@ _SIMPLE = {
 }
 _FIELDS = frozenset(_SIMPLE.values())
 """The roles that are a :class:`RawEntry` text attribute (the other ones: author, category, link…)."""
-
-
-class _Tap:
-    """Passes a byte stream to the parser, notes the line of a ``<!DOCTYPE``, and can replay the head."""
-
-    def __init__(self, stream: IO[bytes]) -> None:
-        self._stream = stream
-        self.scanning = True
-        self.doctype_line: int | None = None
-        self._newlines = 0
-        self._tail = b""
-        self._again: list[bytes] = []
-
-    def replay(self, chunks: list[bytes]) -> None:
-        """Give ``chunks`` (read already) once more before reading on."""
-        self._again = chunks[::-1]
-
-    def read(self, size: int = -1) -> bytes:
-        if self._again:
-            return self._again.pop()
-        data = self._stream.read(size)
-        if self.scanning and data and self.doctype_line is None:
-            window = self._tail + data
-            found = window.find(b"<!DOCTYPE")
-            if found >= 0:
-                self.doctype_line = (
-                    self._newlines - self._tail.count(b"\n") + window.count(b"\n", 0, found) + 1
-                )
-            self._newlines += data.count(b"\n")
-            self._tail = window[-9:]
-        return data
 
 
 @lru_cache(maxsize=1024)
@@ -228,35 +187,6 @@ def _catch_up(root: Any, stop: Any, done: Any, channel: dict[str, str]) -> Any:
     return done
 
 
-def _probe(tap: _Tap, etree: Any) -> Any:
-    """The root element, or ``None`` if the document breaks (or ends) before it.
-
-    The head is parsed on its own, in small slices, until the root's start tag; its bytes are
-    then handed to the main parser again, so the root and DOCTYPE are checked before the body
-    is parsed, and the main parser can ask for entries and the root's end only.
-    """
-    parser = etree.XMLPullParser(events=("start",), **_PARSER_OPTIONS)
-    chunks: list[bytes] = []
-    try:
-        while True:
-            data = tap.read(_CHUNK)
-            if not data:
-                parser.close()
-                break
-            chunks.append(data)
-            for start in range(0, len(data), _PROBE_SLICE):
-                parser.feed(data[start : start + _PROBE_SLICE])
-                for _event, elem in parser.read_events():
-                    return elem
-    except etree.XMLSyntaxError:
-        pass
-    finally:
-        tap.replay(chunks)
-    for _event, elem in parser.read_events():
-        return elem
-    return None
-
-
 def _discard(elem: Any) -> None:
     """Free an element that has been read, and the siblings before it."""
     elem.clear(keep_tail=False)
@@ -288,8 +218,8 @@ class AtomReader:
     def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
         from lxml import etree
 
-        tap = _Tap(stream)
-        root = _probe(tap, etree)
+        tap = Tap(stream)
+        root = probe(tap, etree)
         kind = ""
         if root is not None:  # else the document breaks before its root: the parse below says how
             tap.scanning = False
@@ -306,14 +236,14 @@ class AtomReader:
             ctx.fail(ParseError(f"not well-formed XML: {exc.msg}", ctx.span(line, column)))
 
     def _read_entries(
-        self, tap: _Tap, root_tag: str, kind: str, ctx: ReadContext, etree: Any
+        self, tap: Tap, root_tag: str, kind: str, ctx: ReadContext, etree: Any
     ) -> Iterator[Record]:
         """Atom and RSS 1.0: the parser reports only entries and the root's end.
 
         The feed's own elements that matter are the root's children (level 2); those that ended
         before an entry are read when it ends, in document order, as :meth:`_read_levels` reads them.
         """
-        events = etree.iterparse(tap, events=("end",), tag=(*_ENTRIES, root_tag), **_PARSER_OPTIONS)
+        events = etree.iterparse(tap, events=("end",), tag=(*_ENTRIES, root_tag), **PARSER_OPTIONS)
         channel: dict[str, str] = {}
         root = None
         done = None  # the root's child read last: the first child left, everything after it is unread
@@ -339,9 +269,9 @@ class AtomReader:
             if record is not None:
                 yield record
 
-    def _read_levels(self, tap: _Tap, kind: str, ctx: ReadContext, etree: Any) -> Iterator[Record]:
+    def _read_levels(self, tap: Tap, kind: str, ctx: ReadContext, etree: Any) -> Iterator[Record]:
         """RSS 2.0 (its channel's children count too), or a document that breaks before its root."""
-        events = etree.iterparse(tap, events=("start", "end"), **_PARSER_OPTIONS)
+        events = etree.iterparse(tap, events=("start", "end"), **PARSER_OPTIONS)
         depth = 0
         channel: dict[str, str] = {}
         for event, elem in events:
@@ -364,7 +294,7 @@ class AtomReader:
             elif level == 2 or (kind == "rss2" and level == 3):
                 _read_channel(elem, channel)
 
-    def _root(self, elem: Any, tap: _Tap, ctx: ReadContext) -> str:
+    def _root(self, elem: Any, tap: Tap, ctx: ReadContext) -> str:
         """Check the DOCTYPE and the root element; the feed layout, or "" after a failure."""
         info = elem.getroottree().docinfo
         dtd = info.internalDTD
