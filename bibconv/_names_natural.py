@@ -60,7 +60,6 @@ _COLLECTIVE_RE = re.compile(
     r"\b(?:Collaboration|Consortium|Group|Team|Collaborators|Project|Initiative|Committee|Network|"
     r"Alliance|Society|Organi[sz]ation|Association|Working|Investigators|Authors)\b"
 )
-_SPACE_RE = re.compile(r"\s+")
 _ET_AL_RE = re.compile(r"(?:,?\s*(?:et\.?\s+al\.?|and\s+others|et\s+autres|u\.\s*a\.)\s*)$", re.IGNORECASE)
 # ``and`` joins names in lower or upper case; ``And`` is a name (Danish), as in ``Anders And``.
 _LIST_SPLIT_RE = re.compile(
@@ -82,7 +81,7 @@ def _is_particle(word: str) -> bool:
 def _clean(text: str) -> str:
     if latex.has_tex(text):
         text = latex.decode(text, markup=False)
-    return _SPACE_RE.sub(" ", text.replace("\u00a0", " ")).strip(" ,;")
+    return " ".join(text.split()).strip(" ,;")  # str.split and \s see the same whitespace (NBSP too)
 
 
 def parse_name(text: str) -> Name:
