@@ -12,7 +12,8 @@ _TRAIL_RE = re.compile(r"[,.;:!?)\]'\"]+$")
 _LEAD_RE = re.compile(r"^[(\['\"]+")
 _TRAIL_CHARS = ",.;:!?)]'\""
 _CONTROL_END_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z]+$")
-_MACRO_TAIL_RE = re.compile(r"(?<!\\)(?:\\\\)*\\([A-Za-z]+)(?:\{[^{}]*\}|\[[^\[\]]*\])*$")
+# A control word as the decoder (pylatexenc) reads one: any letters, ``\OEAÉ`` too.
+_MACRO_TAIL_RE = re.compile(r"(?<!\\)(?:\\\\)*\\([^\W\d_]+)(?:\{[^{}]*\}|\[[^\[\]]*\])*$")
 
 
 def _scan_word(word: str) -> tuple[bool, bool, bool]:

@@ -451,6 +451,8 @@ def test_decode_reads_encode_back(text: str, utf8: str, ascii_tex: str) -> None:
         ("x A\\OE, y", "x {A\\OE}, y"),
         ("x \\foo{a} Bar", "x \\foo{a} Bar"),
         ("x \\foo Bar", "x \\foo Bar"),
+        # pylatexenc reads a control word's letters as Unicode letters: ``\OEAÉ`` takes ``{A}`` as argument
+        ("\\OEAÉ A", "\\OEAÉ A"),
         ("x AB\\", "x AB\\"),
         ("x {A b} Cd}", "x {A b} Cd}"),
     ],
