@@ -72,7 +72,14 @@ _VERBATIM_VARS = {
 _DATE_VARS = {"accessed": "urldate", "event-date": "eventdate", "original-date": "origdate"}
 _NAME_VARS = {var: field for field, var in m.NAME_FIELDS.items()}
 _DISPLAY = {"archiveprefix": "archivePrefix", "primaryclass": "primaryClass"}
-_ORDER = {name: i for i, name in enumerate(m.FIELD_ORDER)}
+_RANKS = {name: (i, name) for i, name in enumerate(m.FIELD_ORDER)}
+
+
+def _rank(name: str) -> tuple[int, str]:
+    """Where a field goes: in :data:`~bibconv.formats.bibtex_map.FIELD_ORDER`, then alphabetically."""
+    return _RANKS.get(name) or (len(_RANKS), name)
+
+
 _NEWLINES_RE = re.compile(r"\s*[\r\n]+\s*")
 _BAD_KEY_RE = re.compile(r"[\s,{}()\"#%=\\'^]")  # ^^5c is TeX's spelling of a backslash
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
@@ -188,8 +195,10 @@ class _Fields:
             self.values[name] = "{" + _safe(self.encode(value)) + "}"
 
     def text(self, indent: str) -> str:
-        names = sorted(self.values, key=lambda n: (_ORDER.get(n, len(_ORDER)), n))
-        return ",\n".join(f"{indent}{_DISPLAY.get(n, n)} = {self.values[n]}" for n in names)
+        values = self.values
+        return ",\n".join(
+            [indent + _DISPLAY.get(n, n) + " = " + values[n] for n in sorted(values, key=_rank)]
+        )
 
 
 def entry_type_for(record: Record, dialect: str) -> str:
