@@ -44,7 +44,7 @@ from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 from bibconv import errors
 from bibconv._split import BUILTIN_SPLITTERS, Piece
-from bibconv._transport import Text, byte_writer, encoded, filled, widen_result_pipe
+from bibconv._transport import Text, byte_writer, encoded, filled, widen_pipes
 from bibconv.errors import Diagnostic, OutputError, ReadError
 from bibconv.limits import DEFAULT_LIMITS, checked_records
 from bibconv.model import Record, SourceSpan
@@ -480,7 +480,7 @@ def _run(
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(state,))
-    widen_result_pipe(executor)
+    widen_pipes(executor)
     queue: _Queue = deque()
     try:
         tasks = _tasks(inputs, progress)
