@@ -45,16 +45,18 @@ class Piece:
     """Input that reads on its own; its line ``n`` is line ``n + line - 1`` of the whole input,
     its item ``i`` (JSON) item ``i + index``, a column ``c`` of its first line column ``c + column``.
 
-    A ``guess`` (see :func:`split_csljson`) is right only if its reader reads it with no error
-    (and finds ``items`` items in it, unless that is -1); ``offset`` is the byte of the whole
-    input where it starts, for :func:`resume_csljson` to cut again from there when it is not.
+    A ``guess`` (see :func:`split_csljson`) is right only if its reader reads it with no error.
+    Its ``line`` and ``index`` are not counted (0; the first piece's are 1 and 0): it starts on
+    the line after the previous piece's last line, with the item after its last item, which the
+    reader of the previous piece finds. ``offset`` is the byte of the whole input where it
+    starts, for :func:`resume_csljson` to cut again from there. A guess with no ``data`` says
+    that the layout gave out: the rest must be cut by :func:`resume_csljson`.
     """
 
     data: bytes
     line: int = 1
     index: int = 0
     guess: bool = False
-    items: int = -1
     offset: int = 0
     column: int = 0
 
@@ -174,46 +176,35 @@ def resume_csljson(stream: IO[bytes], size: int, at: Piece) -> Iterator[Piece]:
 def _guess_json_array(stream: IO[bytes], size: int, indent: bytes) -> Iterator[Piece]:
     """Cut where a line ``<indent>},`` is followed by a line ``<indent>{``; every piece a guess.
 
-    Where no such place comes for ``8 * size`` bytes, the rest is cut by parsing it.
+    Each piece ends with the ``}`` of such a line (a ``]`` added), the next one starts on the
+    line after (a ``[`` before it). Where no such place comes for ``8 * size`` bytes, a guess
+    with no data hands the rest over to :func:`resume_csljson`.
     """
     boundary = re.compile(
         rb"\n" + re.escape(indent) + rb"\}[ \t]*,[ \t]*\r?\n(?=" + re.escape(indent) + rb"\{)"
     )
-    closing = b"\n" + indent + b"}"
     reach = 2 * len(indent) + 16  # a boundary's length, at most (but for spaces around ",")
-    buffer = b""
+    buffer = bytearray()
     offset = 0  # of buffer[0] in the input
-    line = 1
-    index = 0
-    opening = b""  # "[" before every piece but the first, which has its own
     while True:
         block = stream.read(size)
         buffer += block
-        if not block:  # the end of the input: a piece that starts where a guess ends is a guess
+        first = (1, 0) if offset == 0 else (0, 0)
+        if not block:  # the end of the input
             if buffer or not offset:
-                yield Piece(opening + buffer, line, index, offset > 0, -1, offset, -1 if offset else 0)
+                yield Piece(bytes(b"[" * (offset > 0) + buffer), *first, True, offset, -(offset > 0))
             return
         found = boundary.search(buffer, max(size, len(buffer) - len(block) - reach))
         if found is None:
             if len(buffer) > 8 * size:
-                here = Piece(b"", line, index, guess=True, offset=offset)
-                if offset:
-                    yield from resume_csljson(stream, size, here)
-                else:
-                    stream.seek(0)
-                    yield from _split_json_array(stream, size)
+                yield Piece(b"", 0, 0, True, offset)
                 return
             continue
         end, start = found.start() + len(indent) + 2, found.end()  # after "}"; the next line
-        items = 1 + buffer.count(closing, 0, found.start())  # a wrong count fails the guess too
-        column = -1 if offset else 0  # "[" before the line
-        data = b"".join((opening, memoryview(buffer)[:end], b"]"))
-        yield Piece(data, line, index, True, items, offset, column)
-        line += buffer.count(b"\n", 0, start)
-        index += items
+        data = b"".join((b"[" * (offset > 0), memoryview(buffer)[:end], b"]"))
+        yield Piece(data, *first, True, offset, -(offset > 0))
         offset += start
-        buffer = buffer[start:]
-        opening = b"["
+        del buffer[:start]
 
 
 def _split_json_array(stream: IO[bytes], size: int, at: Piece | None = None) -> Iterator[Piece]:

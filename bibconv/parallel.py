@@ -134,6 +134,7 @@ class _Result:
     once: set[str] = field(default_factory=set)  # writer warnings given once per output
     error: tuple[str, str, SourceSpan, str | None] | None = None
     retry: bool = False  # the piece was a guess that its reading did not confirm
+    lines: int = 0  # a guess: its line ends
 
 
 _STATE: dict[str, Any] = {}
@@ -210,8 +211,8 @@ def _work(task: tuple[str, str | None, Piece]) -> _Result:
         strict=_STATE["strict"],
         options=dict(_STATE["read_options"]),
         diagnostics=result.read_reports,
-        line_shift=piece.line - 1,
-        index_shift=piece.index,
+        line_shift=0 if piece.guess else piece.line - 1,  # a guess: the parent shifts its reports
+        index_shift=0 if piece.guess else piece.index,
         column_shift=piece.column,
     )
     records: list[Record] = []
@@ -226,12 +227,11 @@ def _work(task: tuple[str, str | None, Piece]) -> _Result:
         result.error = (type(exc).__name__, exc.message, exc.span, exc.record_id)
         result.retry = piece.guess
         return result
-    if piece.guess and (
-        any(d.severity == "error" for d in result.read_reports) or piece.items not in (-1, len(records))
-    ):
+    if piece.guess and any(d.severity == "error" for d in result.read_reports):
         result.retry = True
         return result
     result.count = len(records)
+    result.lines = piece.data.count(b"\n") if piece.guess else 0
     if not records:
         return result
     _STATE["numbers"] = {id(record): i for i, record in enumerate(records)}
@@ -299,6 +299,8 @@ class _Parent:
     warns: bool = True
     footer: bytes | None = None
     said_once: set[str] = field(default_factory=set)
+    line: int = 1  # where the next guessed piece starts (bibconv._split.Piece.guess)
+    index: int = 0
 
     def _suffixes(self, result: _Result) -> tuple[dict[int, bytes], dict[int, list[Diagnostic]]]:
         """The suffix that makes each proposed key unique, and the key warnings, by record."""
@@ -487,8 +489,12 @@ def _run(
         while True:
             try:
                 for number, task in tasks:
-                    future = None if task is None else executor.submit(_work, task)
-                    queue.append((number, future, None if task is None else replace(task[2], data=b"")))
+                    piece = None if task is None else cast(Piece, task[2])
+                    skip = piece is None or (
+                        piece.guess and not piece.data
+                    )  # an input's end; no more guesses
+                    future = None if skip else executor.submit(_work, task)
+                    queue.append((number, future, None if piece is None else replace(piece, data=b"")))
                     while len(queue) > 2 * jobs or (queue and task is None and queue[0][1] is None):
                         _drain_one(queue, parent, progress, after_input)
                 while queue:
@@ -526,15 +532,36 @@ def _resumed(inputs: list[_Input], retry: _GuessError, size: int) -> list[_Input
     return again
 
 
+def _shift(reports: list[Diagnostic], lines: int, items: int) -> None:
+    """Move the spans of a guessed piece's reports to the lines and items of the whole input."""
+    for i, diag in enumerate(reports):
+        span = diag.span
+        if span is not None and (span.line is not None or span.index is not None):
+            line = None if span.line is None else span.line + lines
+            index = None if span.index is None else span.index + items
+            reports[i] = replace(diag, span=replace(span, line=line, index=index))
+
+
 def _drain_one(queue: _Queue, parent: _Parent, progress: Any, after_input: Callable[[], None] | None) -> None:
     number, future, piece = queue.popleft()
-    if future is None:  # an input is done
+    if piece is not None and piece.guess:
+        # A guess starts where the previous one ended: the parent counts its lines and items.
+        at = Piece(b"", parent.line, parent.index, offset=piece.offset)
+        if future is None:  # the layout gave out: cut the rest by parsing it
+            raise _GuessError(number, at)
+        result = future.result()
+        if result.retry:
+            raise _GuessError(number, at)
+        _shift(result.read_reports, parent.line - 1, parent.index)
+        parent.line += result.lines + 1
+        parent.index += result.count
+    elif future is None:  # an input is done
+        parent.line, parent.index = 1, 0
         if after_input is not None:
             after_input()
         return
-    result = future.result()
-    if result.retry:
-        raise _GuessError(number, cast(Piece, piece))
+    else:
+        result = future.result()
     count = parent.take(result)
     if progress is not None:
         progress.add(count)

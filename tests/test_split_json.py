@@ -34,6 +34,7 @@ def _layouts() -> dict[str, bytes]:
     items = _items(40)
     pretty = json.dumps(items, indent=2, ensure_ascii=False)
     flat = "[\n" + ",\n".join("{\n" + json.dumps(i, indent=0)[2:] for i in items) + "\n]\n"
+    two = json.dumps(items[:2], indent=2)  # the layout of two items, then none
     broken = pretty.replace('"family": "Lee"', '"family": Lee', 1)  # an item that is not JSON
     return {
         "pretty": pretty.encode(),
@@ -45,6 +46,7 @@ def _layouts() -> dict[str, bytes]:
         "braces in strings": pretty.replace("Title 5", "}\\n  },\\n  {\\n  {").encode(),
         "two items on a line": pretty.replace("}\n  },\n  {", "}\n  }, {", 3).encode(),
         "broken item": broken.encode(),
+        "indented, then on one line": (two[:-2] + ", " + json.dumps(items[2:])[1:]).encode(),
         "broken item on one line": json.dumps(items).replace('"Title 20', "Title 20", 1).encode(),
         "trailing comma": pretty.replace("\n]", ",\n]").encode(),
         "truncated": pretty[: len(pretty) * 2 // 3].encode(),
@@ -100,15 +102,14 @@ def test_an_indented_array_is_cut_by_its_layout_into_guesses_that_hold() -> None
     data = LAYOUTS["pretty"]
     pieces = _pieces(data, 300)
     assert len(pieces) > 5
-    assert all(p.guess for p in pieces[1:])
-    index = 0
+    assert all(p.guess for p in pieces)
+    line, index = 1, 0  # where each piece starts, from what the pieces before it hold
     for piece in pieces:
         items = json.loads(piece.data)  # each piece is a whole array
-        assert piece.index == index
-        assert piece.items in (-1, len(items))
         if piece.offset:  # "[" and the input from the start of a line on
             assert data[piece.offset :].startswith(piece.data[1:50])
-        assert data.count(b"\n", 0, piece.offset) + 1 == piece.line
+        assert data.count(b"\n", 0, piece.offset) + 1 == line
+        line += piece.data.count(b"\n") + 1
         index += len(items)
     assert index == 40
 
@@ -116,18 +117,25 @@ def test_an_indented_array_is_cut_by_its_layout_into_guesses_that_hold() -> None
 def test_a_wrong_guess_is_cut_again_by_parsing_from_there() -> None:
     data = LAYOUTS["nested objects at the items' indent"]
     pieces = _pieces(data, 300)
-    wrong = next(p for p in pieces if p.guess and not _holds(p))
+    line, index = 1, 0
+    for piece in pieces:
+        try:
+            line += piece.data.count(b"\n") + 1
+            index += len(json.loads(piece.data))
+        except json.JSONDecodeError:
+            wrong = _split.Piece(b"", line - piece.data.count(b"\n") - 1, index, offset=piece.offset)
+            break
+    else:
+        raise AssertionError("no guess failed")
     again = list(_split.resume_csljson(io.BytesIO(data), 300, wrong))
-    assert all(not p.guess for p in again)
+    assert not any(p.guess for p in again)
     assert [p.index for p in again] == sorted(p.index for p in again)
+    assert again[0].index == wrong.index
+    for piece in again:  # each piece's first item is on its line
+        title = json.loads(piece.data)[0]["title"].split()[1]
+        at = data.rindex(b"{", 0, data.index(f'"Title {title} '.encode()))
+        assert data.count(b"\n", 0, at) + 1 == piece.line
     assert sum(len(json.loads(p.data)) for p in again) == 40 - wrong.index
-
-
-def _holds(piece: _split.Piece) -> bool:
-    try:
-        return piece.items in (-1, len(json.loads(piece.data)))
-    except json.JSONDecodeError:
-        return False
 
 
 def test_minified_arrays_are_cut_by_parsing() -> None:
