@@ -257,9 +257,17 @@ def ratios(results: list[Result]) -> list[str]:
     ]
     by = {(r.size, r.source, r.target, r.tool): r for r in results}
     sizes = sorted({r.size for r in results})
+
+    def default_run(size: int, source: str, target: str) -> Result | None:
+        """bibconv with its defaults: at 100k the --jobs 2 run is that run on a 2-core machine."""
+        found = by.get((size, source, target, "bibconv"))
+        if found is None and os.cpu_count() == 2:
+            found = by.get((size, source, target, "bibconv -j 2"))
+        return found
+
     for size in sizes:
         for source, target in CONVERSIONS:
-            ours = by.get((size, source, target, "bibconv"))
+            ours = default_run(size, source, target)
             peers = [
                 r
                 for r in results
@@ -278,7 +286,7 @@ def ratios(results: list[Result]) -> list[str]:
             )
     extra = []
     for size in sizes:
-        ours = by.get((size, "atom", "bibtex", "bibconv"))
+        ours = default_run(size, "atom", "bibtex")
         floor = by.get((size, "atom", "-", "lxml iterparse, no work (atom)"))
         if ours and floor and ours.rate and floor.rate:
             share = ours.rate / floor.rate
@@ -287,10 +295,6 @@ def ratios(results: list[Result]) -> list[str]:
                 f"({ours.rate:,.0f} vs {floor.rate:,.0f} records/s; target ≥ 0.33: "
                 f"{'met' if share >= 1 / 3 else 'not met'})."
             )
-        one, two = (
-            by.get((size, "csljson", "bibtex", "bibconv -j 1")),
-            by.get((size, "csljson", "bibtex", "bibconv -j 2")),
-        )
         for source, target in CONVERSIONS:
             one = by.get((size, source, target, "bibconv -j 1"))
             two = by.get((size, source, target, "bibconv -j 2"))
@@ -306,6 +310,15 @@ def ratios(results: list[Result]) -> list[str]:
                 f"- {size:,} records: bibconv's highest peak RSS {max(peaks):.0f} MB"
                 " (target at 100k: < 150 MB)."
             )
+    if len(sizes) > 1:
+        small, large = sizes[-2], sizes[-1]
+        for source, target in CONVERSIONS:
+            before, after = default_run(small, source, target), default_run(large, source, target)
+            if before and after and before.rss_mb and after.rss_mb:
+                extra.append(
+                    f"- {source} → {target}: peak RSS {before.rss_mb:.0f} MB at {small:,} records,"
+                    f" {after.rss_mb:.0f} MB at {large:,}."
+                )
     return [*lines, "", *extra]
 
 
@@ -331,11 +344,9 @@ def main() -> None:
             print(f"{size:>7} {name:40} {_fmt(seconds, '.2f')} s", flush=True)
         for source, target in CONVERSIONS:
             for tool, make in tools(source, target).items():
-                variants = (
-                    [("bibconv -j 1", 1), ("bibconv -j 2", 2)]
-                    if tool == "bibconv" and size >= 100_000
-                    else [(tool, 0)]
-                )
+                variants = [(tool, 0)]
+                if tool == "bibconv" and size >= 100_000:  # on 2 cores, -j 2 is the default run
+                    variants = [("bibconv -j 1", 1), ("bibconv -j 2", 2)] + variants * (os.cpu_count() != 2)
                 for label, jobs in variants:
                     command = make(paths[source], jobs)
                     shell = isinstance(command, str)
@@ -367,8 +378,10 @@ def main() -> None:
         + ".",
         "",
         "bibconv runs with its defaults (one process below 4 MB of input, one per core above); "
-        "at 100k records "
-        "it runs with --jobs 1 and --jobs 2.",
+        "at 100k records it runs with --jobs 1 and --jobs 2 (on 2 cores the default is --jobs 2)."
+        " The corpus draws names from a pool (9,630 distinct names in 48,892 at 10k records,"
+        " 19,419 in 487,248 at 100k),"
+        " so bibconv's bounded caches of parsed and written names hit more often than on real data.",
         "",
     ]
     lines += ["## Targets", "", *ratios(results), ""]
