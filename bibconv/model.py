@@ -338,6 +338,10 @@ class Arxiv:
         return f"https://arxiv.org/pdf/{self.versioned_id}"
 
 
+_AS_GIVEN = frozenset({"type", "id", "arxiv", "origin"})
+"""Record attributes that ``__post_init__`` leaves as they are."""
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
     """One bibliographic item in CSL-JSON's vocabulary.
@@ -398,6 +402,11 @@ class Record:
 
     def replace(self, **changes: Any) -> Record:
         """A copy with the given attributes changed."""
+        if type(self) is Record and changes.keys() <= _AS_GIVEN:  # nothing to freeze: copy the slots
+            copy = object.__new__(Record)
+            for name in Record.__slots__:
+                object.__setattr__(copy, name, changes[name] if name in changes else getattr(self, name))
+            return copy
         return replace(self, **changes)
 
     def to_csl(self) -> dict[str, Any]:

@@ -50,6 +50,19 @@ def test_with_fields_and_replace_copy() -> None:
     assert record.replace(type="report").type == "report"
 
 
+def test_replace_of_a_plain_attribute_is_a_whole_record() -> None:
+    """Changing ``id`` (or ``type``, ``arxiv``, ``origin``) copies the record without freezing again."""
+    import dataclasses
+
+    record = Record(type="book", fields={"title": "T"}, keywords=["k"], origin=SourceSpan("a.bib", 3))
+    keyed = record.replace(id="key", origin=SourceSpan("b.bib", 9))
+    assert keyed == dataclasses.replace(record, id="key")
+    assert (keyed.id, keyed.origin, record.id) == ("key", SourceSpan("b.bib", 9), None)
+    assert isinstance(keyed.fields, FrozenDict)
+    assert keyed.replace(fields={"title": "U"}).fields == {"title": "U"}
+    assert isinstance(keyed.replace(fields={"title": "U"}).fields, FrozenDict)
+
+
 @pytest.mark.parametrize(
     ("name", "csl", "display"),
     [
