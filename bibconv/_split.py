@@ -134,10 +134,10 @@ def split_csljson(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
 
     An array laid out one item after another at the same indent (``json.dumps(indent=…)``,
     Zotero, citeproc-js) is cut by that layout alone, without parsing it: pieces that are
-    guesses, which :mod:`bibconv.parallel` has confirmed by the reader (a wrong cut leaves a
-    piece that is not valid JSON, or that holds another number of items); when one is not,
-    the rest of the input is cut again by :func:`resume_csljson`. Other arrays are cut by
-    parsing each item (:meth:`json.JSONDecoder.raw_decode`).
+    guesses, which :mod:`bibconv.parallel` has confirmed by the reader (a wrong cut, inside an
+    item, leaves a piece that is not an array of items); when one is not, the rest of the
+    input is cut again by :func:`resume_csljson`. Other arrays are cut by parsing each item
+    (:meth:`json.JSONDecoder.raw_decode`).
     """
     if _wide(stream):
         return None
@@ -189,10 +189,10 @@ def _guess_json_array(stream: IO[bytes], size: int, indent: bytes) -> Iterator[P
     while True:
         block = stream.read(size)
         buffer += block
-        first = (1, 0) if offset == 0 else (0, 0)
+        line, column = (0, -1) if offset else (1, 0)  # after the first: "[" before a line's start
         if not block:  # the end of the input
             if buffer or not offset:
-                yield Piece(bytes(b"[" * (offset > 0) + buffer), *first, True, offset, -(offset > 0))
+                yield Piece(bytes(b"[" * (offset > 0) + buffer), line, 0, True, offset, column)
             return
         found = boundary.search(buffer, max(size, len(buffer) - len(block) - reach))
         if found is None:
@@ -202,7 +202,7 @@ def _guess_json_array(stream: IO[bytes], size: int, indent: bytes) -> Iterator[P
             continue
         end, start = found.start() + len(indent) + 2, found.end()  # after "}"; the next line
         data = b"".join((b"[" * (offset > 0), memoryview(buffer)[:end], b"]"))
-        yield Piece(data, *first, True, offset, -(offset > 0))
+        yield Piece(data, line, 0, True, offset, column)
         offset += start
         del buffer[:start]
 

@@ -5,9 +5,9 @@ method when it has one, else a built-in splitter from :mod:`bibconv._split`; an 
 cannot be cut makes the whole conversion serial). Worker processes read a piece and write its
 records with the target writer, and send the text back as UTF-8 bytes; the parent writes the
 pieces' text in input order. A piece that is a guess (a CSL-JSON array cut by its layout) must
-read without an error and with the items expected, else the parent drops it and the pieces
-after it and cuts the rest of that input again by parsing it. Three things would differ from a
-serial run, and are dealt with:
+read without an error, else the parent drops it and the pieces after it and cuts the rest of
+that input again by parsing it; the parent moves a guess's reports to the lines and items of
+the whole input. Three things would differ from a serial run, and are dealt with:
 
 * **Citation keys** are unique over the whole output. A worker computes each record's key
   proposal (its own id, else :func:`bibconv.keys.make_key`) and writes the record with the id
