@@ -19,6 +19,7 @@ import contextlib
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -133,15 +134,20 @@ def _timed(command: list[str], timeout: float, shell: bool = False) -> tuple[flo
         line = ["/usr/bin/time", "-f", "%e %M", "-o", report.name]
         full = [*line, "sh", "-c", command[0]] if shell else [*line, *command]
         start = time.perf_counter()
-        try:
-            done = subprocess.run(
-                full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout, check=False
-            )
-        except subprocess.TimeoutExpired:
-            return None, None, f"timeout (> {timeout:.0f} s)"
+        # A session of its own, so that a run given up is killed whole (the tool, not just
+        # /usr/bin/time): a tool left running would share the cores with the runs after it.
+        with subprocess.Popen(
+            full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        ) as done:
+            try:
+                _, stderr = done.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(done.pid, signal.SIGKILL)
+                done.communicate()
+                return None, None, f"timeout (> {timeout:.0f} s)"
         wall = time.perf_counter() - start
         if done.returncode != 0:
-            return None, None, "failed: " + done.stderr.decode(errors="replace").strip().splitlines()[-1][:80]
+            return None, None, "failed: " + stderr.decode(errors="replace").strip().splitlines()[-1][:80]
         fields = report.read().split()
         return wall, int(fields[-1]) / 1024, ""
 
