@@ -8,9 +8,9 @@ __all__ = ["protect_case"]
 
 _WORD_SPLIT_RE = re.compile(r"(\s+)")
 _GROUPING_RE = re.compile(r"[{}\\$]")
-_TRAIL_RE = re.compile(r"[,.;:!?)\]'\"]+$")
-_LEAD_RE = re.compile(r"^[(\['\"]+")
 _TRAIL_CHARS = ",.;:!?)]'\""
+_TRAIL_RE = re.compile("[" + re.escape(_TRAIL_CHARS) + "]+$")
+_LEAD_RE = re.compile(r"^[(\['\"]+")
 _CONTROL_END_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z]+$")
 # A control word as the decoder (pylatexenc) reads one: any letters, ``\OEAÉ`` too.
 _MACRO_TAIL_RE = re.compile(r"(?<!\\)(?:\\\\)*\\([^\W\d_]+)(?:\{[^{}]*\}|\[[^\[\]]*\])*$")

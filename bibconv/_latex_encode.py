@@ -52,13 +52,18 @@ _OPEN_TAGS = {
 }
 # The pattern opens with a character class (each alternative then looks behind at that first
 # character), so the regex engine scans ordinary text for those characters in one C loop.
+# A math span after its first character: ``$$…$$``, ``\(…\)``, ``\[…\]``, or ``$…$`` by pandoc's rule.
+_MATH_TAIL = (
+    r"(?P<math>(?<=\$)\$[^<]+?\$\$|(?<=\\)\([^<]+?\\\)|(?<=\\)\[[^<]+?\\\]"
+    r"|(?<=\$)(?=[^\s$])(?:[^$\\<]|\\[^<])*?(?<=[^\s\\])\$)"
+)
 _TOKEN_RE = re.compile(
     r"[<$\\^_](?:"
     r"(?P<tag>(?<=<)(?:/?(?:i|b|sup|sub|sc)|/span|span\s+class=\"nocase\"|"
     r"span\s+style=\"font-variant:\s*small-caps;?\")>)"
-    r"|(?P<math>(?<=\$)\$[^<]+?\$\$|(?<=\\)\([^<]+?\\\)|(?<=\\)\[[^<]+?\\\]"
-    r"|(?<=\$)(?=[^\s$])(?:[^$\\<]|\\[^<])*?(?<=[^\s\\])\$)"
-    r"|(?P<script>(?<=[\^_])(?:\{(?:[^{}<\\]|\\[^<]|\{(?:[^{}<\\]|\\[^<]|\{(?:[^{}<\\]|\\[^<])*\})*\})*\}"
+    r"|"
+    + _MATH_TAIL
+    + r"|(?P<script>(?<=[\^_])(?:\{(?:[^{}<\\]|\\[^<]|\{(?:[^{}<\\]|\\[^<]|\{(?:[^{}<\\]|\\[^<])*\})*\})*\}"
     r"|\\[A-Za-z]+))"
     r"|(?P<macro>(?<=\\)[A-Za-z]+)(?=\s*[\[{]))",
     re.S,
@@ -91,18 +96,19 @@ _SPECIALS = {
     "\\": r"\textbackslash{}",
     "\u00a0": "~",
 }
-_SPECIAL_RE = re.compile(
-    r"[-`'!?&%$#_{}~^\\\u00a0](?:(?<=-)-+|(?<=`)`+|(?<=')'+|(?<=[!?])`|(?<=[&%$#_{}~^\\\u00a0]))"
-)
+# A special character, or a run TeX would make a ligature of, after its first character.
+_SPECIAL_TAIL = r"(?<=-)-+|(?<=`)`+|(?<=')'+|(?<=[!?])`|(?<=[&%$#_{}~^\\\u00a0])"
+_SPECIAL_RE = re.compile(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + _SPECIAL_TAIL + ")")
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 # Math (as in _TOKEN_RE), what needs the general reading (a superscript group, a macro with an
 # argument), or a special character (as in _SPECIAL_RE): all of encode's work on text without tags.
 # Text without ligatures (most text) uses the second pattern, which need not stop at hyphens and quotes.
 _SIMPLE_TAIL = (
-    r"(?P<math>(?<=\$)\$[^<]+?\$\$|(?<=\\)\([^<]+?\\\)|(?<=\\)\[[^<]+?\\\]"
-    r"|(?<=\$)(?=[^\s$])(?:[^$\\<]|\\[^<])*?(?<=[^\s\\])\$)"
-    r"|(?P<other>(?<=[\^_])(?:\{|\\[A-Za-z])|(?<=\\)[A-Za-z]+(?=\s*[\[{]))"
-    r"|(?P<special>(?<=-)-+|(?<=`)`+|(?<=')'+|(?<=[!?])`|(?<=[&%$#_{}~^\\\u00a0])))"
+    _MATH_TAIL
+    + r"|(?P<other>(?<=[\^_])(?:\{|\\[A-Za-z])|(?<=\\)[A-Za-z]+(?=\s*[\[{]))"
+    + r"|(?P<special>"
+    + _SPECIAL_TAIL
+    + "))"
 )
 _SIMPLE_RE = re.compile(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
 _SIMPLE_NO_LIGATURE_RE = re.compile(r"[&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
@@ -217,15 +223,15 @@ def encode(
             if emitted is None:
                 continue
         elif kind == "math":
-            if _DIGIT_AFTER_RE.match(text, m.end()) and not _TEXISH_RE.search(token):
-                continue  # ``$20 and $30``: a closing dollar before a digit must look like TeX
+            if _dollars_as_text(token, text, m.end()):
+                continue
             token = unescape(token)
-            if not _is_balanced(token) or UNSAFE_TEX_RE.search(token):
+            if not _safe_tex(token):
                 continue
             emitted = _text(token, ascii, warn, math=True)
         else:  # a kept macro, or a superscript/subscript group (``10^{-3}``) that decoding keeps too
             token = unescape(token) if kind == "script" else token
-            if not _is_balanced(token) or UNSAFE_TEX_RE.search(token):
+            if not _safe_tex(token):
                 continue
             emitted = _text(token, ascii, warn, math=True)
         out.append(_text(unescape(text[pos : m.start()]), ascii, warn))
@@ -235,6 +241,16 @@ def encode(
     out.extend("}" * len(stack))
     body = "".join(out)
     return _pair_braces(body) if _LB in body or _RB in body else body
+
+
+def _dollars_as_text(token: str, text: str, end: int) -> bool:
+    """``$20 and $30``: a math span whose closing dollar comes before a digit must look like TeX."""
+    return _DIGIT_AFTER_RE.match(text, end) is not None and not _TEXISH_RE.search(token)
+
+
+def _safe_tex(token: str) -> bool:
+    """TeX that is passed through: balanced both ways, and nothing that reads, writes or redefines."""
+    return _is_balanced(token) and not UNSAFE_TEX_RE.search(token)
 
 
 class _NeedsGeneralReadingError(Exception):
@@ -247,10 +263,7 @@ def _simple_token(m: re.Match[str]) -> str:
         return _special(m)
     if kind == "math":
         token = m[0]
-        end = m.end()
-        if (not _DIGIT_AFTER_RE.match(m.string, end) or _TEXISH_RE.search(token)) and (
-            _is_balanced(token) and not UNSAFE_TEX_RE.search(token)
-        ):
+        if not _dollars_as_text(token, m.string, m.end()) and _safe_tex(token):
             return token
     raise _NeedsGeneralReadingError
 
