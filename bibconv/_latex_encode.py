@@ -55,7 +55,7 @@ _OPEN_TAGS = {
 # A math span after its first character: ``$$…$$``, ``\(…\)``, ``\[…\]``, or ``$…$`` by pandoc's rule.
 _MATH_TAIL = (
     r"(?P<math>(?<=\$)\$[^<]+?\$\$|(?<=\\)\([^<]+?\\\)|(?<=\\)\[[^<]+?\\\]"
-    r"|(?<=\$)(?=[^\s$])(?:[^$\\<]|\\[^<])*?(?<=[^\s\\])\$)"
+    r"|(?<=\$)(?=[^\s$])[^$\\<]*(?:\\[^<][^$\\<]*)*(?<=[^\s\\])\$)"
 )
 _TOKEN_RE = re.compile(
     r"[<$\\^_](?:"
@@ -68,6 +68,10 @@ _TOKEN_RE = re.compile(
     r"|(?P<macro>(?<=\\)[A-Za-z]+)(?=\s*[\[{]))",
     re.S,
 )
+# The same math spans led by a dollar: the engine finds one literal character much faster than a class.
+_DOLLAR_MATH_RE = re.compile(r"\$(?:" + _MATH_TAIL + ")", re.S)
+# What the no-ligature pattern below stops at outside math.
+_TEXT_SPECIALS = "&%$#_{}~^\\\u00a0"
 _DIGIT_AFTER_RE = re.compile(r"\d")
 # TeX that reads or writes files, runs programs or redefines the input's meaning: never passed
 # through from record text (which may come from any web page), so a value cannot make a LaTeX run
@@ -248,6 +252,7 @@ def _dollars_as_text(token: str, text: str, end: int) -> bool:
     return _DIGIT_AFTER_RE.match(text, end) is not None and not _TEXISH_RE.search(token)
 
 
+@lru_cache(maxsize=4096)
 def _safe_tex(token: str) -> bool:
     """TeX that is passed through: balanced both ways, and nothing that reads, writes or redefines."""
     return _is_balanced(token) and not UNSAFE_TEX_RE.search(token)
@@ -273,13 +278,30 @@ def _encode_simple(text: str, markup: bool) -> str | None:
     (tags, entities, kept macros, superscript groups, math that is read as text)."""
     if (markup and ("<" in text or "&" in text)) or _LB in text or _RB in text:
         return None
+    ligatures = "--" in text or "``" in text or "''" in text or "!`" in text or "?`" in text
+    if not ligatures and "$" in text and _only_math(text):
+        return text
     try:
-        ligatures = "--" in text or "``" in text or "''" in text or "!`" in text or "?`" in text
         pattern = _SIMPLE_RE if ligatures else _SIMPLE_NO_LIGATURE_RE
         body = pattern.sub(_simple_token, text)
     except _NeedsGeneralReadingError:
         return None
     return _pair_braces(body) if _LB in body or _RB in body else body
+
+
+def _only_math(text: str) -> bool:
+    """Whether the only specials in ``text`` are dollar math spans that pass through as they are."""
+    pos = 0
+    gaps = []
+    for m in _DOLLAR_MATH_RE.finditer(text):
+        token = m[0]
+        if _dollars_as_text(token, text, m.end()) or not _safe_tex(token):
+            return False
+        gaps.append(text[pos : m.start()])
+        pos = m.end()
+    gaps.append(text[pos:])
+    outside = "".join(gaps)
+    return not any(c in outside for c in _TEXT_SPECIALS)
 
 
 def _pair_braces(body: str) -> str:

@@ -8,6 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bibconv
 from bibconv.model import Arxiv, Date, Name, Record
@@ -330,3 +332,28 @@ def test_kept_preamble_never_reaches_files_or_programs() -> None:
     assert [d.message for d in diagnostics] == [
         "a kept @preamble reads or writes files or runs programs; not written"
     ] * 2
+
+
+_TITLE_TEXT = st.lists(
+    st.sampled_from(
+        [
+            *("a", "B", "é", "Hello", "iPhone", "DNA", "x-Ray", " ", "  ", "\t"),
+            *(":", ": ", "'", "(", ")", '"', "."),
+            *("$", "$x$", "$\\alpha$", "$X$", "$O(n", "\\log n)$", "$\\Gamma$", "$$", "$ x$", "$10", "\\$"),
+            *("\\", "\\\\", "\\foo", "\\OE", "\\'e", "\\ss", "^", "_", "~", "%", "#", "7"),
+        ]
+    ),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_TITLE_TEXT)
+def test_title_protection_without_groups_is_protect_case(text: str) -> None:
+    """A title of no brace group (and no ``\\$``) skips the word-by-word comparison: same result."""
+    from bibconv import latex
+    from bibconv.formats.bibtex_write import _protect, _protect_pieces, _safe
+
+    for tex in (text, _safe(latex.encode(text))):
+        if "{" not in tex and "\\$" not in tex:
+            assert _protect(tex) == _protect_pieces(tex, latex.protect_case(tex))

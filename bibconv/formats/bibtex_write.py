@@ -127,8 +127,14 @@ def _safe(body: str) -> str:
 def _protect(tex: str) -> str:
     """:func:`latex.protect_case`, leaving words that hold a brace group of their own as they are."""
     protected = latex.protect_case(tex)
-    if protected == tex or ("{" not in tex and "$" not in tex):  # nothing of its own to keep
+    if protected == tex or ("{" not in tex and "\\$" not in tex):
+        # No brace group of its own, and no backslash before a dollar (``\\$``), which the two count apart.
         return protected
+    return _protect_pieces(tex, protected)
+
+
+def _protect_pieces(tex: str, protected: str) -> str:
+    """Each word of ``protected``, or of ``tex`` where it holds a group of its own or is inside math."""
     before, after = _PIECES_RE.split(tex), _PIECES_RE.split(protected)
     if len(before) != len(after):
         return protected
