@@ -73,7 +73,12 @@ def protect_case(text: str) -> str:
     >>> protect_case(r"Attention to {DNA} in Bayesian iPhone Models: A Study")
     'Attention to {DNA} in {Bayesian} {iPhone} {Models}: A {Study}'
     """
-    pieces = _WORD_SPLIT_RE.split(text)
+    words = text.split()
+    if " ".join(words) == text:  # words between single spaces (most titles): no spaces to walk over
+        pieces, glue = words, " "
+    else:
+        pieces, glue = _WORD_SPLIT_RE.split(text), ""
+    plain = not _GROUPING_RE.search(text)
     out: list[str] = []
     sentence_start = True
     depth = 0
@@ -83,7 +88,7 @@ def protect_case(text: str) -> str:
         if not piece or piece.isspace():
             out.append(piece)
             continue
-        if piece.islower() and not _GROUPING_RE.search(piece):
+        if piece.islower() and (plain or not _GROUPING_RE.search(piece)):
             # A lowercase word without braces, math or macros: nothing to protect, no state to carry.
             out.append(piece)
             after_macro = False
@@ -130,7 +135,7 @@ def protect_case(text: str) -> str:
         after_macro = after_macro and _ends_in_unknown_macro(out[-1])  # ``{A\foo{x}}`` ends its group
         if piece.endswith(":"):
             sentence_start = True
-    return "".join(out)
+    return glue.join(out)
 
 
 def _letters_only(word: str) -> bool:
