@@ -86,6 +86,9 @@ class SourceSpan:
         return ":".join(parts)
 
 
+_NAME_PARTS = ("family", "given", "non_dropping_particle", "dropping_particle", "suffix", "literal")
+
+
 @dataclass(frozen=True, slots=True)
 class Name:
     """A person or an organisation, split as CSL splits names.
@@ -106,10 +109,19 @@ class Name:
     affiliation: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        for part in ("family", "given", "non_dropping_particle", "dropping_particle", "suffix", "literal"):
-            if getattr(self, part) == "":
-                object.__setattr__(self, part, None)  # an empty part is no part
-        object.__setattr__(self, "affiliation", tuple(self.affiliation))
+        if "" in (
+            self.family,
+            self.given,
+            self.non_dropping_particle,
+            self.dropping_particle,
+            self.suffix,
+            self.literal,
+        ):
+            for part in _NAME_PARTS:
+                if getattr(self, part) == "":
+                    object.__setattr__(self, part, None)  # an empty part is no part
+        if type(self.affiliation) is not tuple:
+            object.__setattr__(self, "affiliation", tuple(self.affiliation))
         if self.literal is not None and any(
             (self.family, self.given, self.non_dropping_particle, self.dropping_particle, self.suffix)
         ):
@@ -173,6 +185,9 @@ _SEASONS = {"spring": 1, "summer": 2, "autumn": 3, "fall": 3, "winter": 4}
 _EDTF = re.compile(r"^(-?\d{1,4})(?:-(\d{2})(?:-(\d{2}))?)?$")
 
 
+_TWO_DIGITS = tuple(f"{n:02d}" for n in range(100))
+
+
 @dataclass(frozen=True, slots=True)
 class Date:
     """A date as CSL date parts: one date ``((2003, 7),)`` or a range ``((2003,), (2005,))``.
@@ -208,7 +223,10 @@ class Date:
 
     @staticmethod
     def _part_to_edtf(part: tuple[int, ...]) -> str:
-        year, *rest = part
+        year = part[0]
+        if len(part) == 3 and 1000 <= year <= 9999 and 0 <= part[1] < 100 and 0 <= part[2] < 100:
+            return f"{year}-{_TWO_DIGITS[part[1]]}-{_TWO_DIGITS[part[2]]}"  # the usual date, quicker
+        rest = part[1:]
         if year == 0:  # CSL's open end of a range (``[[2014], [0]]``) is EDTF's empty one (``2014/``)
             return ""
         if year < 0:  # CSL has no year 0 (-44 is 44 BC); EDTF counts astronomically (-0043 is 44 BC)
@@ -218,10 +236,13 @@ class Date:
 
     def to_edtf(self) -> str | None:
         """EDTF text (``2003-07``, ``2003/2005``), or ``None`` for a literal-only date."""
-        if not self.parts:
+        parts = self.parts
+        if not parts:
             return None
-        text = "/".join(self._part_to_edtf(p) for p in self.parts)
-        return text + "~" if self.circa and len(self.parts) == 1 else text
+        if len(parts) == 1:
+            text = self._part_to_edtf(parts[0])
+            return text + "~" if self.circa else text
+        return "/".join([self._part_to_edtf(p) for p in parts])
 
     @classmethod
     def from_edtf(cls, text: str) -> Date:
