@@ -68,10 +68,6 @@ _TOKEN_RE = re.compile(
     r"|(?P<macro>(?<=\\)[A-Za-z]+)(?=\s*[\[{]))",
     re.S,
 )
-# The same math spans led by a dollar: the engine finds one literal character much faster than a class.
-_DOLLAR_MATH_RE = re.compile(r"\$(?:" + _MATH_TAIL + ")", re.S)
-# What the no-ligature pattern below stops at outside math.
-_TEXT_SPECIALS = "&%$#_{}~^\\\u00a0"
 _DIGIT_AFTER_RE = re.compile(r"\d")
 # TeX that reads or writes files, runs programs or redefines the input's meaning: never passed
 # through from record text (which may come from any web page), so a value cannot make a LaTeX run
@@ -252,10 +248,13 @@ def _dollars_as_text(token: str, text: str, end: int) -> bool:
     return _DIGIT_AFTER_RE.match(text, end) is not None and not _TEXISH_RE.search(token)
 
 
-@lru_cache(maxsize=4096)
 def _safe_tex(token: str) -> bool:
     """TeX that is passed through: balanced both ways, and nothing that reads, writes or redefines."""
     return _is_balanced(token) and not UNSAFE_TEX_RE.search(token)
+
+
+_math_passes = lru_cache(maxsize=4096)(_safe_tex)
+""":func:`_safe_tex` of math spans, which repeat (``$\\alpha$``)."""
 
 
 class _NeedsGeneralReadingError(Exception):
@@ -268,7 +267,7 @@ def _simple_token(m: re.Match[str]) -> str:
         return _special(m)
     if kind == "math":
         token = m[0]
-        if not _dollars_as_text(token, m.string, m.end()) and _safe_tex(token):
+        if not _dollars_as_text(token, m.string, m.end()) and _math_passes(token):
             return token
     raise _NeedsGeneralReadingError
 
@@ -278,9 +277,9 @@ def _encode_simple(text: str, markup: bool) -> str | None:
     (tags, entities, kept macros, superscript groups, math that is read as text)."""
     if (markup and ("<" in text or "&" in text)) or _LB in text or _RB in text:
         return None
-    ligatures = "--" in text or "``" in text or "''" in text or "!`" in text or "?`" in text
-    if not ligatures and "$" in text and _only_math(text):
+    if "$" in text and _only_math(text):
         return text
+    ligatures = _has_ligature(text)
     try:
         pattern = _SIMPLE_RE if ligatures else _SIMPLE_NO_LIGATURE_RE
         body = pattern.sub(_simple_token, text)
@@ -290,18 +289,52 @@ def _encode_simple(text: str, markup: bool) -> str | None:
 
 
 def _only_math(text: str) -> bool:
-    """Whether the only specials in ``text`` are dollar math spans that pass through as they are."""
-    pos = 0
-    gaps = []
-    for m in _DOLLAR_MATH_RE.finditer(text):
-        token = m[0]
-        if _dollars_as_text(token, text, m.end()) or not _safe_tex(token):
+    """Whether the only specials in ``text`` are ``$…$`` math spans that pass through as they are.
+
+    Each part between two dollars must be one inline math token of :data:`_TOKEN_RE` (not empty —
+    that would be ``$$`` —, no space just inside, no ``<``, no backslash taking the closing dollar).
+    A split and substring tests cost less than a regex scan.
+    """
+    parts = text.split("$")
+    if len(parts) % 2 == 0:
+        return False
+    outside = "".join(parts[::2])
+    if (
+        "\\" in outside
+        or "{" in outside
+        or "}" in outside
+        or "&" in outside
+        or "%" in outside
+        or "#" in outside
+        or "_" in outside
+        or "~" in outside
+        or "^" in outside
+        or "\u00a0" in outside
+        or _has_ligature(outside)
+    ):
+        return False
+    for i in range(1, len(parts), 2):
+        math = parts[i]
+        if (
+            not math
+            or math[0].isspace()
+            or math[-1].isspace()
+            or math[-1] == "\\"
+            or "<" in math
+            or not _math_passes("$" + math + "$")
+            or (_DIGIT_AFTER_RE.match(parts[i + 1]) and not _TEXISH_RE.search(math))
+        ):
             return False
-        gaps.append(text[pos : m.start()])
-        pos = m.end()
-    gaps.append(text[pos:])
-    outside = "".join(gaps)
-    return not any(c in outside for c in _TEXT_SPECIALS)
+    return True
+
+
+def _has_ligature(text: str) -> bool:
+    """Whether ``text`` holds a run TeX makes a ligature of (one-character tests first: they are quicker)."""
+    return (
+        ("-" in text and "--" in text)
+        or ("'" in text and "''" in text)
+        or ("`" in text and ("``" in text or "!`" in text or "?`" in text))
+    )
 
 
 def _pair_braces(body: str) -> str:
