@@ -18,6 +18,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
+from functools import lru_cache
 from typing import IO, Any, ClassVar, TextIO
 
 from bibconv import csl
@@ -48,6 +49,17 @@ _CHUNK = 1 << 16
 _JSON_SPACE = re.compile(r"[ \t\r\n]*")
 _NEXT_ITEM = re.compile(r"\}\s*,\s*(?=\{)")
 _PLAIN_NAME_KEYS = frozenset({"family", "given"})
+# What record_from_csl does with an item's key (the later kinds win, as its first matching test would).
+_KINDS: dict[str, str] = {
+    **dict.fromkeys(csl.TEXT_VARS, "text"),
+    **dict.fromkeys(csl.VERBATIM_VARS, "verbatim"),
+    "citation-key": "verbatim",
+    **dict.fromkeys(csl.NUMBER_VARS, "number"),
+    "keyword": "keyword",
+    **dict.fromkeys(csl.DATE_VARS, "date"),
+    **dict.fromkeys(csl.NAME_VARS, "name"),
+    **dict.fromkeys(("id", "type", "custom"), "skip"),
+}
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#38;": "&", "&#60;": "<", "&#62;": ">"}
 
 
@@ -128,8 +140,14 @@ def _name_from_csl(value: Any) -> Name:
     if type(value) is dict and value.keys() <= _PLAIN_NAME_KEYS:
         family, given = value.get("family"), value.get("given")
         if (family is None or type(family) is str) and (given is None or type(given) is str):
-            return Name(family=family or None, given=given or None)
+            return _plain_name(family or None, given or None)
     return Name.from_csl(value) if isinstance(value, Mapping) else Name(literal=str(value))
+
+
+@lru_cache(maxsize=16384)
+def _plain_name(family: str | None, given: str | None) -> Name:
+    """A name of a family and a given name (names repeat across a file: one shared, immutable object)."""
+    return Name(family=family, given=given)
 
 
 def record_from_csl(
@@ -146,24 +164,25 @@ def record_from_csl(
     for key, value in item.items():
         if value is None:
             continue
-        if key in ("id", "type", "custom"):
-            continue
-        if key in csl.NAME_VARS:
+        kind = _KINDS.get(key)
+        if kind == "text":
+            fields[key] = rich_from_csl(_text(value))
+        elif kind == "name":
             if not isinstance(value, list):
                 raise ValueError(f"{key!r} must be a list of name objects")
             names[key] = tuple(map(_name_from_csl, value))
-        elif key in csl.DATE_VARS:
+        elif kind == "date":
             if not isinstance(value, (Mapping, str, int)):
                 raise ValueError(f"{key!r} must be a date object")
             dates[key] = Date.from_csl(value if not isinstance(value, int) else str(value))
-        elif key == "keyword":
+        elif kind == "skip":
+            continue
+        elif kind == "keyword":
             keywords = tuple(rich_from_csl(k.strip()) for k in _text(value).split(",") if k.strip())
-        elif key in csl.NUMBER_VARS:
+        elif kind == "number":
             fields[key] = _number_text(value)
-        elif key in csl.VERBATIM_VARS or key == "citation-key":  # a key is never rich text
+        elif kind == "verbatim":  # a key is never rich text
             fields[key] = _text(value)
-        elif key in csl.TEXT_VARS:
-            fields[key] = rich_from_csl(_text(value))
         else:
             extra[f"csl:{key}"] = value
     custom = item.get("custom") or {}
