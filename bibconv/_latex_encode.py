@@ -39,6 +39,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from bibconv._latex_fast import split_at_dollars
 from bibconv._latex_tables import COMBINING_TO_ACCENT, LETTER_TO_TEX, PUNCT_TO_TEX, SYMBOL_TO_TEX, TAGS
 
 __all__ = ["encode"]
@@ -295,10 +296,10 @@ def _only_math(text: str) -> bool:
     that would be ``$$`` —, no space just inside, no ``<``, no backslash taking the closing dollar).
     A split and substring tests cost less than a regex scan.
     """
-    parts = text.split("$")
-    if len(parts) % 2 == 0:
+    split = split_at_dollars(text)
+    if split is None:
         return False
-    outside = "".join(parts[::2])
+    outside, parts = split
     if (
         "\\" in outside
         or "{" in outside

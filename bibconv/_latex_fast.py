@@ -113,6 +113,15 @@ def _token(m: re.Match[str]) -> str | None:
     return m[0]  # math, verbatim
 
 
+def split_at_dollars(text: str) -> tuple[str, list[str]] | None:
+    """``text`` cut at its dollars: the text outside ``$…$`` pairs (joined) and all the parts, whose
+    odd ones are the spans' insides; ``None`` when a dollar is left unpaired."""
+    parts = text.split("$")
+    if len(parts) % 2 == 0:
+        return None
+    return "".join(parts[::2]), parts
+
+
 def _math_only(text: str) -> bool:
     """Whether the only TeX in ``text`` is inline math, ``$…$`` (arXiv abstracts and titles).
 
@@ -121,10 +130,10 @@ def _math_only(text: str) -> bool:
     :data:`_FAST_RE` (not empty — that would be ``$$`` —, no backslash that takes its closing
     ``$`` or a newline). A few substring tests and a split cost less than the regex scan.
     """
-    parts = text.split("$")
-    if len(parts) % 2 == 0:
+    split = split_at_dollars(text)
+    if split is None:
         return False
-    outside = "".join(parts[::2])
+    outside, parts = split
     if (
         "\\" in outside
         or "{" in outside
