@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bibconv._latex_fast import fast_decode  # noqa: E402
 from bibconv.latex import decode, has_tex  # noqa: E402
+from bibconv.latex.fast import fast_decode  # noqa: E402
 
 DEFAULT_FILES = (
     ROOT / "fixtures" / "bibtex" / "biblatex-examples.bib",

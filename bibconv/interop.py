@@ -118,7 +118,7 @@ def _pybtex_data(library: Library, diagnostics: list[Diagnostic] | None) -> Bibl
     from pybtex.database import Entry as PybtexEntry
 
     from bibconv.formats.bibtex import resolve_value
-    from bibconv.formats.bibtex_map import MONTH_MACROS
+    from bibconv.formats.bibtex.table import MONTH_MACROS
 
     macros = dict(MONTH_MACROS)
     data = BibliographyData()
@@ -210,7 +210,7 @@ def from_bibtexparser(
     """
     from bibtexparser.model import Entry, ExplicitComment, ParsingFailedBlock, Preamble, String
 
-    from bibconv.formats.bibtex_map import MONTH_MACROS
+    from bibconv.formats.bibtex.table import MONTH_MACROS
 
     ctx = _context(strict, diagnostics)
     macros = dict(MONTH_MACROS)
@@ -312,7 +312,7 @@ def _context(strict: bool, diagnostics: list[Diagnostic] | None) -> _ItemContext
 def _records(items: list[_Item], after: list[str], ctx: _ItemContext) -> Iterator[Record]:
     """Build the records as the BibTeX reader does, ``crossref``/``xdata`` inherited."""
     from bibconv.formats.bibtex import _Entries
-    from bibconv.formats.bibtex_fields import build_record
+    from bibconv.formats.bibtex.fields import build_record
 
     wanted = {
         ref.strip().lower()

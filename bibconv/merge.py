@@ -65,7 +65,7 @@ def _richer_text(a: str, b: str) -> str:
 
 def _drop_truncation_note(fields: dict[str, str]) -> None:
     """A listing's "abstract truncated" note, once the complete abstract has come from another record."""
-    from bibconv.formats._listing import TRUNCATED_NOTE
+    from bibconv.formats.listing.common import TRUNCATED_NOTE
 
     note = fields.get("note", "")
     if TRUNCATED_NOTE in note:

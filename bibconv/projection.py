@@ -15,7 +15,7 @@ here; the README's table "What each format keeps" says the same in words.
   paragraphs of abstracts and notes only (other white space is TeX's), ``bibtex:*`` extras. Text is
   TeX: a ``nocase`` span protects only capitals. The record type is what the entry type reads back
   as (classic BibTeX writes many types as ``@misc``).
-* **ris** keeps the tags of :mod:`bibconv.formats.ris_map`: no markup (plain text), one line per
+* **ris** keeps the tags of :mod:`bibconv.formats.ris.table`: no markup (plain text), one line per
   value (abstract paragraphs and note lines apart), names ``Last, First, Suffix`` (a dropping
   particle joins the given names, a capitalised one the family), affiliations only as untied ``AD``
   lines (``extra["ris:AD"]``), ``issued`` without range end or circa, ``accessed``, page ranges as
@@ -124,9 +124,9 @@ def _csl_name(name: Name) -> Name:
 
 def _bibtex(record: Record, dialect: str) -> Record:
     from bibconv import csl
-    from bibconv.formats import bibtex_map as m
-    from bibconv.formats.bibtex_fields import unprotect
-    from bibconv.formats.bibtex_write import entry_type_for, read_type
+    from bibconv.formats.bibtex import table as m
+    from bibconv.formats.bibtex.fields import unprotect
+    from bibconv.formats.bibtex.write import entry_type_for, read_type
 
     written = entry_type_for(record, dialect)
     entry = written.lower()
@@ -251,7 +251,7 @@ def _arxiv_kept(arxiv: Arxiv | None, text: Callable[[str | None], str | None]) -
 
 
 def _ris(record: Record) -> Record:
-    from bibconv.formats.ris_map import (
+    from bibconv.formats.ris.table import (
         CSL_TO_TY,
         DATE_TAGS,
         FIELD_TAGS,
@@ -322,7 +322,7 @@ def _ris(record: Record) -> Record:
 def _ris_type(record: Record) -> str:
     """The ``TY`` written: the one read (``extra["ris:TY"]``) while it fits the type, ``UNPB`` for a
     preprint, else the type's own."""
-    from bibconv.formats.ris_map import CSL_TO_TY, SPEC_TYPES, TY_TO_CSL
+    from bibconv.formats.ris.table import CSL_TO_TY, SPEC_TYPES, TY_TO_CSL
 
     kept = record.extra.get("ris:TY")
     preprint = record.arxiv is not None and record.type == "article"
@@ -332,7 +332,7 @@ def _ris_type(record: Record) -> str:
 
 
 def _sn_slot(value: str, record_type: str) -> str:
-    from bibconv.formats._ris_read import _BOOKISH, _ISBN_BODY, _ISBN_CHARS, _ISSN
+    from bibconv.formats.ris.read import _BOOKISH, _ISBN_BODY, _ISBN_CHARS, _ISSN
 
     if _ISSN.match(value):
         return "ISSN"
@@ -353,7 +353,7 @@ def _ris_name(name: Name) -> Name | None:
 def _ris_date(date: Date, info: str | None) -> tuple[Date, str | None]:
     """``YYYY/MM/DD/other`` read back: the first date of a range; a season, else other text, in
     ``other``; a literal date as ``///text``."""
-    from bibconv.formats.ris_map import format_date, parse_date
+    from bibconv.formats.ris.table import format_date, parse_date
 
     if len(date.parts) > 1:
         date = Date(parts=date.parts[:1], season=date.season)

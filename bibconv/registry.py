@@ -45,8 +45,8 @@ _BUILTIN_MODULES: dict[str, str] = {
     "biblatex": "bibconv.formats.bibtex",
     "ris": "bibconv.formats.ris",
     "atom": "bibconv.formats.atom",
-    "html": "bibconv.formats.html_listing",
-    "text": "bibconv.formats.text_listing",
+    "html": "bibconv.formats.listing.html",
+    "text": "bibconv.formats.listing.text",
     "arxiv-jsonl": "bibconv.formats.arxiv_jsonl",
 }
 
@@ -132,7 +132,7 @@ class Reader(Protocol):
     about ``size`` bytes that it reads on their own exactly as within the whole input, or
     returns ``None`` when this input cannot be cut. ``--jobs`` uses it to spread the work over
     processes (see :mod:`bibconv.parallel`); built-in formats without it use
-    :data:`bibconv._split.BUILTIN_SPLITTERS`.
+    :data:`bibconv.parallel.split.BUILTIN_SPLITTERS`.
     """
 
     name: ClassVar[str]

@@ -11,7 +11,7 @@ import pytest
 import bibconv
 from bibconv.errors import Diagnostic, ParseError, RemoteError
 from bibconv.formats.atom import AtomReader
-from bibconv.formats.atom_map import split_creators
+from bibconv.formats.atom.entry import split_creators
 from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.registry import format_for_extension
 from tests.golden import FIXTURES, check_golden

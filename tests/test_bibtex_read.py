@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import bibconv
+import bibconv.formats.bibtex as bibtex_module
 from bibconv import latex
 from bibconv.errors import Diagnostic, ParseError
-from bibconv.formats import bibtex as bibtex_module
-from bibconv.formats import bibtex_syntax
+from bibconv.formats.bibtex import syntax as bibtex_syntax
 from bibconv.model import Arxiv, Date, Name
 from bibconv.registry import detect_format, format_for_extension
 from tests.golden import FIXTURES, check_golden

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import bibconv
 from bibconv import latex
-from bibconv.formats import bibtex_map
+from bibconv.formats.bibtex import table as bibtex_map
 from bibconv.model import Date, Name, Record
 from tests.golden import FIXTURES
 

@@ -13,8 +13,8 @@ from bibtexparser.model import ImplicitComment, ParsingFailedBlock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bibconv.formats import bibtex_syntax
-from bibconv.formats._bibtex_scan import scan
+from bibconv.formats.bibtex import syntax as bibtex_syntax
+from bibconv.formats.bibtex.scan import scan
 from bibconv.registry import ReadContext
 from bibconv.textio import iter_lines, open_text
 from tests.golden import FIXTURES

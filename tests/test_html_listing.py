@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import bibconv
 from bibconv.errors import Diagnostic
-from bibconv.formats.html_listing import HtmlListingReader
+from bibconv.formats.listing.html import HtmlListingReader
 from bibconv.model import Record
 from tests.golden import FIXTURES, check_golden
 

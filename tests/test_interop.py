@@ -25,7 +25,7 @@ from pybtex.database import parse_string as pybtex_parse
 from pybtex.textutils import normalize_whitespace
 
 import bibconv
-from bibconv.formats.bibtex_map import entry_type
+from bibconv.formats.bibtex.table import entry_type
 from bibconv.model import Name, Record
 from tests.golden import FIXTURES
 

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bibconv
-from bibconv.formats._json_layout import dumps_indented
 from bibconv.formats.csljson import record_to_csl
+from bibconv.formats.csljson.layout import dumps_indented
 from tests.golden import FIXTURES
 
 _LEAVES = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text()

@@ -694,7 +694,7 @@ def test_real_values_decode_and_reencode(path: Path) -> None:
 def test_fast_path_agrees_with_parser() -> None:
     """Where the regex fast path decodes a value, the pylatexenc path gives the same text."""
     from bibconv import latex
-    from bibconv._latex_fast import fast_decode
+    from bibconv.latex.fast import fast_decode
 
     def finish(raw: str) -> str:
         return latex._finish(latex._SPACE_RE.sub(" ", raw).strip(latex._WS), True)
@@ -733,7 +733,7 @@ def test_encode_short_path_agrees_with_the_general_reading(text: str, markup: bo
     """Text whose only TeX is math is encoded in one substitution; the result is the general one."""
     from unittest import mock
 
-    from bibconv import _latex_encode
+    from bibconv.latex import encoder as _latex_encode
 
     short = encode(text, markup=markup)
     with mock.patch.object(_latex_encode, "_encode_simple", return_value=None):

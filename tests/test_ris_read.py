@@ -13,7 +13,7 @@ import rispy
 import bibconv
 from bibconv.errors import Diagnostic, ParseError
 from bibconv.formats.ris import RisReader
-from bibconv.formats.ris_map import CSL_TO_TY, TY_TO_CSL, parse_date
+from bibconv.formats.ris.table import CSL_TO_TY, TY_TO_CSL, parse_date
 from bibconv.model import Date, Name
 from bibconv.textio import decode_head
 from tests.golden import FIXTURES, check_golden

@@ -15,7 +15,7 @@ from lxml import etree
 
 import bibconv
 from bibconv.errors import Diagnostic, WriteError
-from bibconv.formats.ris_map import CSL_TO_TY, FIELD_TAGS, NAME_TAGS, TAGS, TY_TO_CSL, parse_date
+from bibconv.formats.ris.table import CSL_TO_TY, FIELD_TAGS, NAME_TAGS, TAGS, TY_TO_CSL, parse_date
 from bibconv.latex import escape_markup
 from bibconv.model import Arxiv, Date, Name, Record
 from tests.golden import FIXTURES

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from bibconv import _split
+from bibconv.parallel import split as _split
 from tests.golden import FIXTURES
 
 SAMPLES = sorted(

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 import bibconv
-from bibconv import _split, _transport, parallel
+from bibconv import parallel
+from bibconv.parallel import split as _split
+from bibconv.parallel import transport as _transport
 
 
 def _items(n: int) -> list[dict[str, object]]:

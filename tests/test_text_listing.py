@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import bibconv
 from bibconv.errors import ReadError
-from bibconv.formats._listing import TRUNCATED_NOTE, parse_byline
-from bibconv.formats.text_listing import TextListingReader
+from bibconv.formats.listing.common import TRUNCATED_NOTE, parse_byline
+from bibconv.formats.listing.text import TextListingReader
 from tests.golden import FIXTURES, check_golden
 
 SEED = FIXTURES / "text" / "seed-listing.txt"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -35,3 +36,27 @@ def require_tool(name: str) -> str:
     if os.environ.get("BIBCONV_ALLOW_MISSING_TOOLS") == "1":
         pytest.skip(message)
     pytest.fail(message)
+
+
+SHARED_ENV = "BIBCONV_SHARED"
+
+
+def shared_root() -> Path | None:
+    """The folder of shared real-world material (corpus, peer suites), or None when absent.
+
+    ``$BIBCONV_SHARED`` names it; otherwise it is ``../shared`` beside the repository.
+    """
+    named = os.environ.get(SHARED_ENV)
+    root = Path(named) if named else Path(__file__).resolve().parents[2] / "shared"
+    return root if root.is_dir() else None
+
+
+def require_shared(*parts: str) -> Path:
+    """The path ``parts`` below the shared folder; skip the test with the reason when it is absent."""
+    root = shared_root()
+    if root is None:
+        pytest.skip(f"real-world material not found: set ${SHARED_ENV} or place it at ../shared")
+    path = root.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"real-world sample {path} is absent")
+    return path

@@ -9,7 +9,7 @@ Four layouts are detected by their root element and read alike:
 * the legacy announcement feed (RSS 1.0 / RDF, until January 2024), whose titles end in
   ``(arXiv:ID vN [class] UPDATED)``.
 
-The field mapping is described in :mod:`bibconv.formats.atom_map`.
+The field mapping is described in :mod:`bibconv.formats.atom.entry`.
 
 arXiv's error answer (one entry whose id is under ``/api/errors``; the announcement service's
 ``Feed error for query`` feed) becomes a :class:`~bibconv.errors.RemoteError` carrying arXiv's
@@ -32,8 +32,8 @@ from functools import lru_cache
 from typing import IO, Any, ClassVar
 
 from bibconv.errors import ParseError, RemoteError
-from bibconv.formats._xml_stream import PARSER_OPTIONS, Tap, probe
-from bibconv.formats.atom_map import RawEntry, arxiv_id_of, is_error_entry, to_record
+from bibconv.formats.atom.entry import RawEntry, arxiv_id_of, is_error_entry, to_record
+from bibconv.formats.atom.xml_stream import PARSER_OPTIONS, Tap, probe
 from bibconv.model import Record
 from bibconv.registry import ReadContext, register
 

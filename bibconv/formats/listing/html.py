@@ -3,14 +3,14 @@
 What the reader looks for, in this order:
 
 1. arXiv's own listing (``/list/…``) and search-result pages: every field they show
-   (:mod:`bibconv.formats._html_arxiv`).
+   (:mod:`bibconv.formats.listing.arxiv_pages`).
 2. A page about one work: Highwire ``citation_*`` meta tags (or Dublin Core), merged with
    the JSON-LD, microdata and COinS that describe the same work; on an arXiv abstract
    page, the body adds the version, comments, subjects and dates. Structured data wins
    over visible text.
 3. Works listed as structured data: schema.org JSON-LD (``ScholarlyArticle``, ``ItemList``
    of them), microdata, COinS spans.
-4. Any other listing: its repeated blocks (:mod:`bibconv.formats._html_generic`).
+4. Any other listing: its repeated blocks (:mod:`bibconv.formats.listing.generic`).
 
 A page with none of these gives no records and a warning that says so. The page's
 ``lang`` attribute (or the ``lang`` read option) tells the date parser which language
@@ -25,9 +25,9 @@ from dataclasses import replace
 from typing import IO, Any, ClassVar
 
 from bibconv.errors import ParseError
-from bibconv.formats import _html_arxiv, _html_generic, _html_schema, _html_structured
-from bibconv.formats._html_dom import absolute, clean, decode_html, parse
-from bibconv.formats._listing import Entry
+from bibconv.formats.listing import arxiv_pages, generic, schema, structured
+from bibconv.formats.listing.common import Entry
+from bibconv.formats.listing.dom import absolute, clean, decode_html, parse
 from bibconv.model import Record
 from bibconv.registry import ReadContext, register
 
@@ -55,9 +55,9 @@ def _single(
     tree: Any, metas: list[tuple[str, str]], items: list[Entry], base: str | None, ctx: ReadContext
 ) -> Entry | None:
     """The work a single-article page describes, all its sources merged; ``None`` if it has none."""
-    entry = _html_structured.highwire(metas, base)
-    dublin = _html_structured.dublin_core(metas)
-    visible = _html_arxiv.abs_entry(tree, base) if _is_arxiv(base, metas, tree) else None
+    entry = structured.highwire(metas, base)
+    dublin = structured.dublin_core(metas)
+    visible = arxiv_pages.abs_entry(tree, base) if _is_arxiv(base, metas, tree) else None
     if entry is None and visible is None:
         if dublin is None:
             return None
@@ -67,14 +67,14 @@ def _single(
     if entry is None:
         return None
     for other in items:
-        if _html_structured.same_work(entry, other):
-            _html_structured.merge(entry, other)
-    if dublin is not None and _html_structured.same_work(entry, dublin):
-        _html_structured.merge(entry, dublin)
+        if structured.same_work(entry, other):
+            structured.merge(entry, other)
+    if dublin is not None and structured.same_work(entry, dublin):
+        structured.merge(entry, dublin)
     if visible is not None:
         shown, arxiv = visible
         if entry is not shown:
-            _html_structured.merge(entry, shown)
+            structured.merge(entry, shown)
         meta = entry.arxiv
         if meta is not None and meta.id == arxiv.id:
             arxiv = replace(
@@ -83,9 +83,9 @@ def _single(
                 updated=meta.updated or arxiv.updated,
                 version=arxiv.version or meta.version,
             )
-        _html_arxiv.finish(entry, arxiv, ctx)
+        arxiv_pages.finish(entry, arxiv, ctx)
     elif entry.arxiv is not None:
-        _html_arxiv.finish(entry, entry.arxiv, ctx)
+        arxiv_pages.finish(entry, entry.arxiv, ctx)
     if entry.arxiv is not None:
         entry.extra.pop("html:pdf_url", None)  # arXiv's PDF link follows from the id
     if entry.arxiv is not None and entry.arxiv.version is None and base:
@@ -101,32 +101,32 @@ def _structured_items(tree: Any, scripts: list[str], base: str | None, ctx: Read
     """JSON-LD, microdata and COinS works, each work once (the first source wins)."""
     found: list[Entry] = []
     sources = (
-        _html_schema.json_ld(scripts, base, ctx.warn),
-        _html_schema.microdata(tree, base),
-        _html_structured.coins(tree),
+        schema.json_ld(scripts, base, ctx.warn),
+        schema.microdata(tree, base),
+        structured.coins(tree),
     )
     for source in sources:
         for entry in source:
-            twin = next((e for e in found if _html_structured.same_work(e, entry)), None)
+            twin = next((e for e in found if structured.same_work(e, entry)), None)
             if twin is None:
                 found.append(entry)
             else:
-                _html_structured.merge(twin, entry)
+                structured.merge(twin, entry)
     return found
 
 
 def _entries(tree: Any, ctx: ReadContext) -> Iterator[Entry]:
-    metas = _html_structured.metas(tree)
+    metas = structured.metas(tree)
     base = _base(tree, metas)
     scripts = [s.text(deep=True) for s in tree.css("script[type='application/ld+json']")]
     html = tree.css_first("html[lang]")
     lang = ctx.option("lang") or (html.attributes.get("lang") if html is not None else None)
     clean(tree)
-    if _html_arxiv.is_list(tree):
-        yield from _html_arxiv.list_entries(tree, ctx)
+    if arxiv_pages.is_list(tree):
+        yield from arxiv_pages.list_entries(tree, ctx)
         return
-    if _html_arxiv.is_search(tree):
-        yield from _html_arxiv.search_entries(tree, ctx)
+    if arxiv_pages.is_search(tree):
+        yield from arxiv_pages.search_entries(tree, ctx)
         return
     items = _structured_items(tree, scripts, base, ctx)
     single = _single(tree, metas, items, base, ctx)
@@ -136,12 +136,12 @@ def _entries(tree: Any, ctx: ReadContext) -> Iterator[Entry]:
     if items:
         for entry in items:
             if entry.arxiv is not None:
-                _html_arxiv.finish(entry, entry.arxiv, ctx)
+                arxiv_pages.finish(entry, entry.arxiv, ctx)
         yield from items
         return
-    _html_generic.remove_chrome(tree)
-    for entry in _html_generic.listing_entries(tree, base, lang):
-        yield _html_arxiv.finish(entry, entry.arxiv, ctx) if entry.arxiv is not None else entry
+    generic.remove_chrome(tree)
+    for entry in generic.listing_entries(tree, base, lang):
+        yield arxiv_pages.finish(entry, entry.arxiv, ctx) if entry.arxiv is not None else entry
 
 
 @register

@@ -33,17 +33,17 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from bibconv._latex_case import protect_case
-from bibconv._latex_encode import encode
-from bibconv._latex_fast import CLOSE as _CLOSE
-from bibconv._latex_fast import MARK_RE as _MARK_RE
-from bibconv._latex_fast import OPEN as _OPEN
-from bibconv._latex_fast import PCT as _PCT
-from bibconv._latex_fast import SEP as _SEP
-from bibconv._latex_fast import accent as _accent
-from bibconv._latex_fast import fast_decode
-from bibconv._latex_fast import wrap as _wrap
-from bibconv._latex_tables import (
+from bibconv.latex.case import protect_case
+from bibconv.latex.encoder import encode
+from bibconv.latex.fast import CLOSE as _CLOSE
+from bibconv.latex.fast import MARK_RE as _MARK_RE
+from bibconv.latex.fast import OPEN as _OPEN
+from bibconv.latex.fast import PCT as _PCT
+from bibconv.latex.fast import SEP as _SEP
+from bibconv.latex.fast import accent as _accent
+from bibconv.latex.fast import fast_decode
+from bibconv.latex.fast import wrap as _wrap
+from bibconv.latex.tables import (
     ACCENTS,
     LETTERS,
     LIGATURES,
@@ -242,7 +242,7 @@ def _is_character_macro(name: str) -> bool:
 
 
 def _is_script(node: Any) -> bool:
-    """A group or a control word after ``^``/``_``: kept verbatim, as :mod:`bibconv._latex_fast` does."""
+    """A group or a control word after ``^``/``_``: kept verbatim, as :mod:`bibconv.latex.fast` does."""
     return _is(node, "LatexGroupNode") or (_is(node, "LatexMacroNode") and node.macroname.isalpha())
 
 

@@ -1,7 +1,7 @@
 """RIS tag lines → canonical record: the reading half of :mod:`bibconv.formats.ris`.
 
 :func:`build_record` turns the ``[tag, value, line]`` entries of one record into a
-:class:`~bibconv.model.Record`, through the tables of :mod:`bibconv.formats.ris_map`; the
+:class:`~bibconv.model.Record`, through the tables of :mod:`bibconv.formats.ris.table`; the
 decisions (arXiv tags, synonyms, repeated tags) are described in :mod:`bibconv.formats.ris`.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from bibconv.arxiv import parse_arxiv_id, without_implied
-from bibconv.formats.ris_map import (
+from bibconv.formats.ris.table import (
     CSL_TO_TY,
     ENDNOTE_TYPES,
     EXTRA_TAGS,

@@ -1,8 +1,8 @@
 """Bibliographic data pages state for machines: Highwire ``citation_*`` and Dublin Core meta
 tags and COinS spans (OpenURL ContextObjects, ``span.Z3988``); schema.org JSON-LD and
-microdata are read in :mod:`bibconv.formats._html_schema`.
+microdata are read in :mod:`bibconv.formats.listing.schema`.
 
-Each source gives :class:`~bibconv.formats._listing.Entry` objects; the reader merges the ones
+Each source gives :class:`~bibconv.formats.listing.common.Entry` objects; the reader merges the ones
 that describe the same work (:func:`merge`, first source wins field by field).
 """
 
@@ -14,8 +14,8 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from bibconv.dates import parse_date
-from bibconv.formats._html_dom import absolute, fragment_text
-from bibconv.formats._listing import Entry, clean_space, plain_name, unique
+from bibconv.formats.listing.common import Entry, clean_space, plain_name, unique
+from bibconv.formats.listing.dom import absolute, fragment_text
 from bibconv.model import Arxiv, Name
 
 __all__ = [

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urljoin
 
-from bibconv.formats._listing import clean_space
+from bibconv.formats.listing.common import clean_space
 from bibconv.registry import ReadContext
 from bibconv.textio import sniff_encoding
 

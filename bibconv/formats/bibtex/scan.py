@@ -1,9 +1,9 @@
 r"""A fast scanner for the common shape of BibTeX entries, exact or silent.
 
-:func:`scan` reads a chunk (see :func:`bibconv.formats.bibtex_syntax.chunks`) made only of
+:func:`scan` reads a chunk (see :func:`bibconv.formats.bibtex.syntax.chunks`) made only of
 well-formed ``@type{key, name = value, …}`` entries and the text between them, and gives the
 same entries, keys, fields and raw text that bibtexparser's splitter gives through
-:func:`bibconv.formats.bibtex_syntax.split` (every brace counted, ``\{`` too, as BibTeX does).
+:func:`bibconv.formats.bibtex.syntax.split` (every brace counted, ``\{`` too, as BibTeX does).
 Anything else — ``@string``, ``@preamble`` and ``@comment`` blocks, ``(``-delimited entries, a
 ``{"}`` in a quoted value, a field name it would not take as written, an entry that does not close,
 a block start at the start of a line inside an entry — makes it give ``None``, and the chunk goes

@@ -1,5 +1,5 @@
 r"""BibTeX and biblatex: the reader (``bibtex``, also registered as ``biblatex``) and, through
-:mod:`bibconv.formats.bibtex_write`, the two writers.
+:mod:`bibconv.formats.bibtex.write`, the two writers.
 
 Reading is streaming. The text is cut into chunks at entry boundaries (a line starting with
 ``@type{`` or ``@type(`` at brace depth 0), and each chunk goes through bibtexparser v2's
@@ -36,11 +36,11 @@ from collections.abc import Iterator
 from typing import IO, Any, ClassVar
 
 from bibconv.errors import ParseError
-from bibconv.formats._bibtex_scan import ScannedEntry
-from bibconv.formats.bibtex_fields import build_record
-from bibconv.formats.bibtex_map import ALIASES, INHERIT_SKIP, MONTH_MACROS, inherit_renames
-from bibconv.formats.bibtex_syntax import RAW_KEY_RE, blocks, chunks, resolve_value
-from bibconv.formats.bibtex_write import BiblatexWriter, BibtexWriter
+from bibconv.formats.bibtex.fields import build_record
+from bibconv.formats.bibtex.scan import ScannedEntry
+from bibconv.formats.bibtex.syntax import RAW_KEY_RE, blocks, chunks, resolve_value
+from bibconv.formats.bibtex.table import ALIASES, INHERIT_SKIP, MONTH_MACROS, inherit_renames
+from bibconv.formats.bibtex.write import BiblatexWriter, BibtexWriter
 from bibconv.model import Record
 from bibconv.registry import ReadContext, register
 from bibconv.textio import open_text, sniff_encoding

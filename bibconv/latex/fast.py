@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from bibconv._latex_tables import ACCENTS, LETTERS, LIGATURES, MARKUP_MACROS, QUOTE_MACROS, SYMBOLS
+from bibconv.latex.tables import ACCENTS, LETTERS, LIGATURES, MARKUP_MACROS, QUOTE_MACROS, SYMBOLS
 
 OPEN, SEP, CLOSE, PCT = "\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3"
 MARK_RE = re.compile(f"{OPEN}(\\w+){SEP}|{CLOSE}(\\w+){SEP}")

@@ -7,7 +7,7 @@ that starts a new record before the previous one ended (kept, reported), tag lin
 spacing (``TY -  BOOK``; reported), and wrapped lines: a line that is not a tag continues the
 value above it (joined with a newline in ``AB``/``N1``/``N2``/``RN``, with a space elsewhere).
 Every line that has no place is reported with its number. Tags map through
-:mod:`bibconv.formats.ris_map`; a single-value tag given twice keeps its first value in the
+:mod:`bibconv.formats.ris.table`; a single-value tag given twice keeps its first value in the
 record and the others in ``extra["ris:<TAG>"]``, with a warning; tags without a canonical slot
 (``AD``, ``C1``–``C8``, ``L1``–``L4``, unknown ones) are kept in ``extra`` in the order read and
 written back. Web of Science and EndNote tagged files are refused with a clear error.
@@ -57,8 +57,8 @@ from typing import IO, Any, ClassVar, TextIO
 
 from bibconv.arxiv import implied_fields
 from bibconv.errors import ParseError, WriteError
-from bibconv.formats._ris_read import DATE_INFO_KEY, TY_KEY, build_record, continue_value
-from bibconv.formats.ris_map import (
+from bibconv.formats.ris.read import DATE_INFO_KEY, TY_KEY, build_record, continue_value
+from bibconv.formats.ris.table import (
     CSL_TO_TY,
     DATE_TAGS,
     EXTRA_TAGS,

@@ -1,7 +1,7 @@
 """Conversion spread over processes, with output byte-identical to a serial run (``--jobs N``).
 
 The parent cuts each input file into pieces at record boundaries (the reader's ``split``
-method when it has one, else a built-in splitter from :mod:`bibconv._split`; an input that
+method when it has one, else a built-in splitter from :mod:`bibconv.parallel.split`; an input that
 cannot be cut makes the whole conversion serial). Worker processes read a piece and write its
 records with the target writer, and send the text back as UTF-8 bytes; the parent writes the
 pieces' text in input order. A piece that is a guess (a CSL-JSON array cut by its layout) must
@@ -43,11 +43,11 @@ from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 from bibconv import errors
-from bibconv._split import BUILTIN_SPLITTERS, Piece
-from bibconv._transport import Text, byte_writer, encoded, filled, widen_pipes
 from bibconv.errors import Diagnostic, OutputError, ReadError
 from bibconv.limits import DEFAULT_LIMITS, checked_records
 from bibconv.model import Record, SourceSpan
+from bibconv.parallel.split import BUILTIN_SPLITTERS, Piece
+from bibconv.parallel.transport import Text, byte_writer, encoded, filled, widen_pipes
 from bibconv.registry import ReadContext, WriteContext, get_reader, get_writer
 
 if TYPE_CHECKING:
@@ -321,7 +321,7 @@ class _Parent:
     warns: bool = True
     footer: bytes | None = None
     said_once: set[str] = field(default_factory=set)
-    line: int = 1  # where the next guessed piece starts (bibconv._split.Piece.guess)
+    line: int = 1  # where the next guessed piece starts (bibconv.parallel.split.Piece.guess)
     index: int = 0
 
     def _suffixes(self, result: _Result) -> tuple[dict[int, bytes], dict[int, list[Diagnostic]]]:
@@ -469,7 +469,7 @@ def convert(
 
 
 class _GuessError(Exception):
-    """A guessed cut (:attr:`bibconv._split.Piece.guess`) that the reader did not confirm."""
+    """A guessed cut (:attr:`bibconv.parallel.split.Piece.guess`) that the reader did not confirm."""
 
     def __init__(self, number: int, piece: Piece) -> None:
         super().__init__(number, piece)
@@ -538,7 +538,7 @@ def _run(
 
 def _resumed(inputs: list[_Input], retry: _GuessError, size: int) -> list[_Input]:
     """The inputs from the one whose guessed cut failed on, cut again (that one from the failed piece)."""
-    from bibconv._split import resume_csljson
+    from bibconv.parallel.split import resume_csljson
 
     again = []
     for number in range(retry.number, len(inputs)):

@@ -2,7 +2,7 @@ r"""BibTeX syntax on top of bibtexparser's splitter: chunks cut at entry boundar
 
 Used by :mod:`bibconv.formats.bibtex`. :func:`chunks` cuts the text before a line that starts an
 entry (``@type{`` at brace depth 0) once a chunk is :data:`CHUNK_SIZE` long; :func:`blocks` reads a
-chunk of plain entries with :func:`bibconv.formats._bibtex_scan.scan` (the same blocks, faster),
+chunk of plain entries with :func:`bibconv.formats.bibtex.scan.scan` (the same blocks, faster),
 any other with :func:`split`, which runs the splitter on it, counting ``\{`` as a brace as BibTeX
 does; :func:`resolve_value` turns a field's value expression (``{…}``, ``"…"``, numbers,
 ``@string`` macros joined by ``#``) into TeX text.
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from bibconv.errors import ParseError
-from bibconv.formats._bibtex_scan import scan
+from bibconv.formats.bibtex.scan import scan
 from bibconv.registry import ReadContext
 
 __all__ = ["CHUNK_SIZE", "RAW_KEY_RE", "blocks", "chunks", "pieces", "resolve_value", "split"]

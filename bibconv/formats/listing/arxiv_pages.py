@@ -15,8 +15,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from bibconv.dates import parse_date, search_date
-from bibconv.formats._html_dom import absolute, rich_of, text_of
-from bibconv.formats._listing import Entry, clean_space, plain_name
+from bibconv.formats.listing.common import Entry, clean_space, plain_name
+from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.model import Arxiv, Date, Name
 from bibconv.registry import ReadContext
 

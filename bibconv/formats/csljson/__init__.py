@@ -24,7 +24,7 @@ from typing import IO, Any, ClassVar, TextIO
 from bibconv import csl
 from bibconv.arxiv import implied_fields, parse_arxiv_id, without_implied
 from bibconv.errors import ParseError, ReadError
-from bibconv.formats._json_layout import dumps_indented
+from bibconv.formats.csljson.layout import dumps_indented
 from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.registry import ReadContext, WriteContext, register
 from bibconv.textio import JSON_SURROGATE, open_text

@@ -23,9 +23,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from bibconv.dates import parse_date, search_date
-from bibconv.formats import _labels
-from bibconv.formats._html_dom import absolute, line_links, rich_of, text_of
-from bibconv.formats._listing import Entry, authors_from_text, clean_space, looks_like_names, parse_byline
+from bibconv.formats.listing import labels as _labels
+from bibconv.formats.listing.common import (
+    Entry,
+    authors_from_text,
+    clean_space,
+    looks_like_names,
+    parse_byline,
+)
+from bibconv.formats.listing.dom import absolute, line_links, rich_of, text_of
 from bibconv.model import Arxiv, Date
 
 __all__ = ["listing_entries", "remove_chrome"]

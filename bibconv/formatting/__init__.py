@@ -72,7 +72,7 @@ def format(
     from pybtex.plugin import find_plugin
     from pybtex.style import FormattedBibliography
 
-    from bibconv._format_text import BACKENDS
+    from bibconv.formatting.styles import BACKENDS
     from bibconv.interop import to_pybtex
 
     notes: list[Diagnostic] = diagnostics if diagnostics is not None else []
@@ -87,11 +87,11 @@ def format(
 
 
 def _styled(data: Any) -> Any:
-    """The pybtex data with every value in the form :mod:`bibconv._format_text` hands to the styles."""
+    """The pybtex data with every value in the form :mod:`bibconv.formatting.styles` hands to the styles."""
     from pybtex.database import BibliographyData, Entry, Person
 
     from bibconv import latex
-    from bibconv._format_text import rich_to_pybtex
+    from bibconv.formatting.styles import rich_to_pybtex
 
     def value(text: str, name: str = "") -> str:
         return rich_to_pybtex(latex.decode(text), title=name.lower() in _TITLE_FIELDS)
@@ -116,7 +116,7 @@ def _format_entries(engine: Any, entries: list[Any], notes: list[Diagnostic]) ->
     """pybtex's ``format_entries``, with the ``misc`` template for entries their own cannot format."""
     from pybtex.style.template import FieldIsMissing
 
-    from bibconv._format_text import unshield
+    from bibconv.formatting.styles import unshield
 
     ordered = engine.sort(entries)
     labels = engine.format_labels(ordered)

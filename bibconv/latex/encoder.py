@@ -1,4 +1,4 @@
-r"""Unicode → TeX for BibTeX values (:func:`encode`); case protection is in :mod:`bibconv._latex_case`.
+r"""Unicode → TeX for BibTeX values (:func:`encode`); case protection is in :mod:`bibconv.latex.case`.
 
 Used through :mod:`bibconv.latex`. ``encode`` takes record text (Unicode, CSL rich text with escaped
 ``&amp; &lt; &gt;``, TeX math between ``$``) and returns a field body that :func:`bibconv.latex.decode`
@@ -39,8 +39,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from bibconv._latex_fast import split_at_dollars
-from bibconv._latex_tables import COMBINING_TO_ACCENT, LETTER_TO_TEX, PUNCT_TO_TEX, SYMBOL_TO_TEX, TAGS
+from bibconv.latex.fast import split_at_dollars
+from bibconv.latex.tables import COMBINING_TO_ACCENT, LETTER_TO_TEX, PUNCT_TO_TEX, SYMBOL_TO_TEX, TAGS
 
 __all__ = ["encode"]
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import IO, ClassVar
 
 from bibconv.errors import ParseError
-from bibconv.formats._listing import Entry, clean_space, parse_byline
+from bibconv.formats.listing.common import Entry, clean_space, parse_byline
 from bibconv.model import Arxiv, Record
 from bibconv.registry import ReadContext, register
 from bibconv.textio import iter_lines, open_text

@@ -1,9 +1,9 @@
 r"""The ``bibtex`` and ``biblatex`` writers.
 
-Layout: one field per line, in a fixed order (:data:`~bibconv.formats.bibtex_map.FIELD_ORDER`, then
+Layout: one field per line, in a fixed order (:data:`~bibconv.formats.bibtex.table.FIELD_ORDER`, then
 the rest alphabetically), ``key = {value}``, indented by the ``indent`` option (2 spaces; a number or
 a string such as ``"\t"``), a blank line between entries. Keys come from :class:`bibconv.keys.KeyAssigner`
-(existing keys are kept, repeats get a suffix). Values go through :func:`bibconv.latex.encode`
+(existing keys are kept, repeats get a suffix). Values go through :func:`bibconv.latex.encoder`
 (``ascii`` option: pure ASCII for classic ``bibtex``), titles also through :func:`latex.protect_case`,
 names through :func:`bibconv.names.format_bibtex_name`; identifiers (URL, DOI…) are written as they are.
 
@@ -44,9 +44,9 @@ from functools import lru_cache
 from typing import ClassVar, TextIO
 
 from bibconv import csl, latex
-from bibconv._latex_encode import UNSAFE_TEX_RE
-from bibconv.formats import bibtex_map as m
-from bibconv.formats.bibtex_fields import PREPRINT_TYPES
+from bibconv.formats.bibtex import table as m
+from bibconv.formats.bibtex.fields import PREPRINT_TYPES
+from bibconv.latex.encoder import UNSAFE_TEX_RE
 from bibconv.model import Date, Name, Record
 from bibconv.registry import WriteContext, register
 
@@ -76,7 +76,7 @@ _RANKS = {name: (i, name) for i, name in enumerate(m.FIELD_ORDER)}
 
 
 def _rank(name: str) -> tuple[int, str]:
-    """Where a field goes: in :data:`~bibconv.formats.bibtex_map.FIELD_ORDER`, then alphabetically."""
+    """Where a field goes: in :data:`~bibconv.formats.bibtex.table.FIELD_ORDER`, then alphabetically."""
     return _RANKS.get(name) or (len(_RANKS), name)
 
 

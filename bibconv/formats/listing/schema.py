@@ -11,9 +11,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from bibconv.formats._html_dom import absolute, fragment_text, text_of
-from bibconv.formats._html_structured import doi_in, first_date, links_into, name_parts, pages, set_field
-from bibconv.formats._listing import Entry, clean_space, plain_name
+from bibconv.formats.listing.common import Entry, clean_space, plain_name
+from bibconv.formats.listing.dom import absolute, fragment_text, text_of
+from bibconv.formats.listing.structured import doi_in, first_date, links_into, name_parts, pages, set_field
 from bibconv.model import Name
 
 __all__ = ["json_ld", "microdata"]
