@@ -66,14 +66,21 @@ def _frozen(mapping: Mapping[K, V] | Iterable[tuple[K, V]] | None) -> FrozenDict
 class SourceSpan:
     """Where a record or an error came from: file, line, column, or item index (JSON).
 
+    On a web page, ``reader`` names the part of the reader that found the record (``dblp``,
+    ``json-ld``, ``generic``…) and ``where`` the element it was read from.
+
     >>> str(SourceSpan("refs.bib", 12, 3)), str(SourceSpan("refs.json", index=4))
     ('refs.bib:12:3', 'refs.json:item 4')
+    >>> str(SourceSpan("me.html", index=2, reader="dblp", where="li#conf/aaai/PeelC15"))
+    'me.html:item 2 (dblp, li#conf/aaai/PeelC15)'
     """
 
     filename: str | None = None
     line: int | None = None
     column: int | None = None
     index: int | None = None
+    reader: str | None = None
+    where: str | None = None
 
     def __str__(self) -> str:
         parts = [self.filename or "<input>"]
@@ -83,7 +90,8 @@ class SourceSpan:
                 parts.append(str(self.column))
         elif self.index is not None:
             parts.append(f"item {self.index}")
-        return ":".join(parts)
+        found = ", ".join(p for p in (self.reader, self.where) if p)
+        return ":".join(parts) + (f" ({found})" if found else "")
 
 
 _NAME_PARTS = ("family", "given", "non_dropping_particle", "dropping_particle", "suffix", "literal")

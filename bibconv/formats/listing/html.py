@@ -4,34 +4,39 @@ What the reader looks for, in this order:
 
 1. arXiv's own listing (``/list/…``) and search-result pages: every field they show
    (:mod:`bibconv.formats.listing.arxiv_pages`).
-2. A page about one work: Highwire ``citation_*`` meta tags (or Dublin Core), merged with
+2. The listing pages of known sites (DBLP, Google Scholar, ACL Anthology, CVF, PMLR…): each
+   site reader claims a page by its own markers and reads every field it shows
+   (:mod:`bibconv.formats.listing.sites`).
+3. A page about one work: Highwire ``citation_*`` meta tags (or Dublin Core), merged with
    the JSON-LD, microdata and COinS that describe the same work; on an arXiv abstract
    page, the body adds the version, comments, subjects and dates. Structured data wins
    over visible text.
-3. Works listed as structured data: schema.org JSON-LD (``ScholarlyArticle``, ``ItemList``
+4. Works listed as structured data: schema.org JSON-LD (``ScholarlyArticle``, ``ItemList``
    of them), microdata, COinS spans.
-4. Any other listing: its repeated blocks (:mod:`bibconv.formats.listing.generic`).
+5. Any other listing: its repeated blocks (:mod:`bibconv.formats.listing.generic`).
 
 A page with none of these gives no records and a warning that says so. The page's
 ``lang`` attribute (or the ``lang`` read option) tells the date parser which language
 month names are in when they are ambiguous. Relative links are resolved against
-``<base href>`` or the page's canonical URL when the page has one.
+``<base href>`` or the page's canonical URL when the page has one. Each record's ``origin``
+names what found it (``arxiv-list``, ``dblp``, ``meta``, ``json-ld``, ``generic``…) and, where it
+can, the element it was read from.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import IO, Any, ClassVar
 
 from bibconv.errors import ParseError
-from bibconv.formats.listing import arxiv_pages, generic, schema, structured
+from bibconv.formats.listing import arxiv_pages, generic, schema, sites, structured
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, clean, decode_html, parse
-from bibconv.model import Record
+from bibconv.model import Name, Record
 from bibconv.registry import ReadContext, register
 
-__all__ = ["HtmlListingReader"]
+__all__ = ["HtmlListingReader", "page_of"]
 
 _LIMIT = 64 << 20
 
@@ -115,33 +120,63 @@ def _structured_items(tree: Any, scripts: list[str], base: str | None, ctx: Read
     return found
 
 
-def _entries(tree: Any, ctx: ReadContext) -> Iterator[Entry]:
+@dataclass
+class _Found:
+    """An entry, the reader that found it, and where on the page."""
+
+    entry: Entry
+    reader: str
+    where: str | None = None
+    names: dict[str, tuple[Name, ...]] = field(default_factory=dict)
+
+
+def page_of(tree: Any, ctx: ReadContext) -> sites.Page:
+    """The page as the site readers see it; cleans ``tree`` (scripts are kept in the page)."""
     metas = structured.metas(tree)
-    base = _base(tree, metas)
-    scripts = [s.text(deep=True) for s in tree.css("script[type='application/ld+json']")]
+    scripts = [(dict(s.attributes), s.text(deep=True)) for s in tree.css("script")]
     html = tree.css_first("html[lang]")
     lang = ctx.option("lang") or (html.attributes.get("lang") if html is not None else None)
     clean(tree)
+    return sites.Page(tree, _base(tree, metas), metas, scripts, lang)
+
+
+def _site_entries(page: sites.Page, reader: sites.SiteReader, ctx: ReadContext) -> Iterator[_Found]:
+    for item in reader.read(page, ctx):
+        entry = item.entry
+        if entry.arxiv is not None and entry.record_type == "article":
+            arxiv_pages.finish(entry, entry.arxiv, ctx)
+        yield _Found(entry, reader.name, item.where, item.names)
+
+
+def _entries(tree: Any, ctx: ReadContext) -> Iterator[_Found]:
+    page = page_of(tree, ctx)
+    metas, base, lang = page.metas, page.base, page.lang
+    scripts = [text for attrs, text in page.scripts if attrs.get("type") == "application/ld+json"]
     if arxiv_pages.is_list(tree):
-        yield from arxiv_pages.list_entries(tree, ctx)
+        yield from (_Found(e, "arxiv-list") for e in arxiv_pages.list_entries(tree, ctx))
         return
     if arxiv_pages.is_search(tree):
-        yield from arxiv_pages.search_entries(tree, ctx)
+        yield from (_Found(e, "arxiv-search") for e in arxiv_pages.search_entries(tree, ctx))
+        return
+    reader = sites.claiming(page)
+    if reader is not None:
+        yield from _site_entries(page, reader, ctx)
         return
     items = _structured_items(tree, scripts, base, ctx)
     single = _single(tree, metas, items, base, ctx)
     if single is not None:
-        yield single
+        yield _Found(single, "meta")
         return
     if items:
         for entry in items:
             if entry.arxiv is not None:
                 arxiv_pages.finish(entry, entry.arxiv, ctx)
-        yield from items
+        yield from (_Found(e, "structured") for e in items)
         return
     generic.remove_chrome(tree)
     for entry in generic.listing_entries(tree, base, lang):
-        yield arxiv_pages.finish(entry, entry.arxiv, ctx) if entry.arxiv is not None else entry
+        finished = arxiv_pages.finish(entry, entry.arxiv, ctx) if entry.arxiv is not None else entry
+        yield _Found(finished, "generic")
 
 
 @register
@@ -183,8 +218,10 @@ class HtmlListingReader:
             ctx.fail(ParseError(f"cannot parse the page as HTML: {exc}", ctx.span(1)))
             return
         count = 0
-        for count, entry in enumerate(_entries(tree, ctx), 1):
-            yield entry.to_record(ctx.span(index=count - 1))
+        for count, found in enumerate(_entries(tree, ctx), 1):
+            span = replace(ctx.span(index=count - 1), reader=found.reader, where=found.where)
+            record = found.entry.to_record(span)
+            yield replace(record, names={**record.names, **found.names}) if found.names else record
         if count == 0:
             ctx.warn(
                 "no paper listing or bibliographic metadata found in this page "

@@ -1,0 +1,158 @@
+"""Readers for the listing pages of known sites (DBLP, Google Scholar, ACL Anthology, CVF…).
+
+A site reader is a module in this package holding one class decorated with
+:func:`site`: ``claims(page)`` says, from the page's own markers (canonical link,
+generator meta, ``og:site_name``, markup only that site writes), never from a file name,
+whether the page is one of that site's listings; ``read(page, ctx)`` gives every paper on
+it, each an :class:`Item` (the entry and where on the page it was). The ``html`` reader asks
+the site readers, in :data:`MODULES` order, before it looks at structured data and the
+generic block reader; the first that claims a page reads it. :func:`explain` asks every one
+of them, for ``bibconv detect --explain``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeVar
+from urllib.parse import urlsplit
+
+from bibconv.formats.listing.common import Entry
+from bibconv.model import Name
+from bibconv.registry import ReadContext
+
+__all__ = [
+    "MODULES",
+    "Finding",
+    "Item",
+    "Page",
+    "SiteReader",
+    "claiming",
+    "explain",
+    "readers",
+    "site",
+    "where",
+    "without_final_period",
+]
+
+MODULES = ("dblp",)
+"""The site modules, in the order they are asked (a module imported registers its reader)."""
+
+
+@dataclass
+class Page:
+    """A parsed page as the site readers see it.
+
+    ``tree`` has had scripts, styles and controls removed (see
+    :func:`bibconv.formats.listing.dom.clean`); ``scripts`` keeps what the scripts held,
+    as ``(attributes, text)``, for sites that embed their list as JSON.
+    """
+
+    tree: Any
+    base: str | None
+    metas: list[tuple[str, str]]
+    scripts: list[tuple[dict[str, str | None], str]] = field(default_factory=list)
+    lang: str | None = None
+
+    def meta(self, *names: str) -> str | None:
+        """The first ``<meta>`` content under one of ``names`` (lower case)."""
+        return next((v for k, v in self.metas if k in names), None)
+
+    @property
+    def host(self) -> str:
+        """The host of the page's own address (``<base>``, canonical link, ``og:url``), or ``""``."""
+        return (urlsplit(self.base).hostname or "").lower() if self.base else ""
+
+    def on(self, *hosts: str) -> bool:
+        """Whether the page's address is on one of ``hosts`` (or a subdomain of one)."""
+        host = self.host
+        return any(host == h or host.endswith("." + h) for h in hosts)
+
+
+@dataclass
+class Item:
+    """One paper a site reader found: the entry, where it was, and names in roles besides author."""
+
+    entry: Entry
+    where: str
+    names: dict[str, tuple[Name, ...]] = field(default_factory=dict)
+
+
+class SiteReader(Protocol):
+    """What a site module registers (see the module docstring)."""
+
+    name: ClassVar[str]
+
+    def claims(self, page: Page) -> bool: ...
+
+    def read(self, page: Page, ctx: ReadContext) -> list[Item]: ...
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What one site reader makes of a page: whether it claims it, and how many items it found."""
+
+    reader: str
+    claimed: bool
+    items: int
+
+
+_READERS: list[SiteReader] = []
+_Reader = TypeVar("_Reader", bound=type)
+
+
+def site(cls: _Reader) -> _Reader:
+    """Class decorator: register an instance of the site reader ``cls``."""
+    _READERS.append(cls())
+    return cls
+
+
+def readers() -> list[SiteReader]:
+    """Every site reader, in the order they are asked."""
+    if not _READERS:
+        for module in MODULES:
+            importlib.import_module(f"{__name__}.{module}")
+    return list(_READERS)
+
+
+def claiming(page: Page) -> SiteReader | None:
+    """The first site reader that claims ``page``, or ``None``."""
+    return next((r for r in readers() if r.claims(page)), None)
+
+
+def explain(page: Page, ctx: ReadContext) -> list[Finding]:
+    """Every site reader's answer for ``page`` (items are counted only for the ones that claim it)."""
+    findings = []
+    for reader in readers():
+        claimed = reader.claims(page)
+        findings.append(Finding(reader.name, claimed, len(reader.read(page, ctx)) if claimed else 0))
+    return findings
+
+
+def where(node: Any) -> str:
+    """A short locator for ``node``: ``li#conf/aaai/PeelC15``, ``div.gs_r[3]`` under the nearest id."""
+    node_id = node.attributes.get("id")
+    if node_id:
+        return f"{node.tag}#{node_id}"
+    classes: list[str] = (node.attributes.get("class") or "").split()[:2]
+    label = str(node.tag) + "".join(f".{c}" for c in classes)
+    parent = node.parent
+    if parent is not None:
+        same = [c for c in parent.iter() if c.tag == node.tag]
+        if len(same) > 1:
+            label += f"[{next(i for i, c in enumerate(same, 1) if c.mem_id == node.mem_id)}]"
+    ancestor = parent
+    while ancestor is not None and ancestor.tag not in ("body", "html"):
+        if ancestor.attributes.get("id"):
+            return f"{ancestor.tag}#{ancestor.attributes['id']} {label}"
+        ancestor = ancestor.parent
+    return label
+
+
+_FINAL_PERIOD = re.compile(r"(?<!\.)\.\s*$")
+
+
+def without_final_period(title: str) -> str:
+    """A title without the period a listing closes it with (``?``, ``!`` and ``...`` stay)."""
+    return _FINAL_PERIOD.sub("", title.strip()).rstrip()

@@ -1,0 +1,166 @@
+"""DBLP person, venue (table of contents) and search pages.
+
+Each ``li.entry`` of a ``ul.publ-list`` is one publication; its class says the kind
+(``article``, ``inproceedings``, ``informal``, ``editor``, ``book``, ``incollection``,
+``phdthesis``, ``reference``, ``data``). The schema.org microdata DBLP writes gives the
+names (``itemprop=author``/``editor``; DBLP's disambiguation number ``0001`` is dropped),
+the title (``span.title``; DBLP closes every title with a period, which is dropped), the
+venue, volume, issue, pages and year. ``li.year`` headings give the year of the entries
+below them when an entry shows none; on a venue page the year of the proceedings volume
+does. The electronic-edition links give the DOI, the arXiv id and the URL.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from bibconv.dates import parse_date
+from bibconv.formats.listing.common import Entry, plain_name
+from bibconv.formats.listing.dom import absolute, rich_of, text_of
+from bibconv.formats.listing.sites import Item, Page, site, where, without_final_period
+from bibconv.model import Arxiv, Date, Name
+from bibconv.registry import ReadContext
+
+__all__ = ["Dblp"]
+
+_HOSTS = ("dblp.org", "dblp.uni-trier.de", "dblp.dagstuhl.de", "dblp2.uni-trier.de", "dblp.l3s.de")
+_KINDS = {
+    "article": "article-journal",
+    "inproceedings": "paper-conference",
+    "informal": "article",
+    "editor": "book",
+    "book": "book",
+    "incollection": "chapter",
+    "phdthesis": "thesis",
+    "mastersthesis": "thesis",
+    "reference": "entry-encyclopedia",
+    "data": "dataset",
+}
+_NUMBER = re.compile(r"\s+\d{4}$")
+_DOI_LINK = re.compile(r"^https?://(?:dx\.)?doi\.(?:org|acm\.org)/(10\.\S+)$", re.IGNORECASE)
+_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+
+
+def _name(node: Any) -> Name | None:
+    """One DBLP name, without its disambiguation number."""
+    from bibconv.names import split_name_list
+
+    inner = node.css_first("[itemprop=name]") or node
+    text = _NUMBER.sub("", plain_name(inner.attributes.get("title") or text_of(inner)))
+    names = split_name_list(text) if text else []
+    return names[0] if len(names) == 1 else (Name(literal=text) if text else None)
+
+
+def _names(data: Any, role: str) -> tuple[Name, ...]:
+    found = (_name(n) for n in data.css(f"[itemprop={role}]"))
+    return tuple(n for n in found if n is not None)
+
+
+def _kind(node: Any) -> str:
+    classes = (node.attributes.get("class") or "").split()
+    return next((c for c in classes if c in _KINDS), "informal")
+
+
+def _first(data: Any, selector: str) -> str | None:
+    node = data.css_first(selector)
+    return text_of(node) or None if node is not None else None
+
+
+def _venue(data: Any, entry: Entry) -> None:
+    """Venue, volume, issue and pages from the microdata after the title."""
+    venue = data.css_first("[itemprop=isPartOf][itemtype$=Periodical] > [itemprop=name]") or data.css_first(
+        "[itemprop=isPartOf][itemtype$=Series] > [itemprop=name], [itemprop=isPartOf] > [itemprop=name]"
+    )
+    if venue is not None and text_of(venue):
+        entry.fields["container-title"] = text_of(venue)
+    for selector, key in (
+        ("[itemprop=volumeNumber]", "volume"),
+        ("[itemprop=issueNumber]", "issue"),
+        ("[itemprop=pagination]", "page"),
+        ("[itemprop=publisher]", "publisher"),
+        ("[itemprop=isbn]", "ISBN"),
+    ):
+        value = _first(data, selector)
+        if value:
+            entry.fields[key] = value
+
+
+def _links(node: Any, entry: Entry, base: str | None) -> None:
+    """DOI, arXiv id and URL from the electronic-edition links (``itemprop=url`` in ``nav.publ``)."""
+    from bibconv.arxiv import parse_arxiv_id
+
+    nav = node.css_first("nav.publ")
+    if nav is None:
+        return
+    view = nav.css_first("li.drop-down")
+    links = [a.attributes.get("href") for a in (view.css("a[itemprop=url]") if view is not None else [])]
+    for href in (absolute(h, base) for h in links):
+        if href is None:
+            continue
+        doi = _DOI_LINK.match(href)
+        found = parse_arxiv_id(href, bare=False) if "arxiv.org/" in href else None
+        if doi and entry.doi is None:
+            entry.doi = doi.group(1)
+        elif found and entry.arxiv is None:
+            entry.arxiv = Arxiv(id=found[0], version=found[1])
+        elif entry.url is None and not doi and not found:
+            entry.url = href
+
+
+def _entry(node: Any, base: str | None, year: Date | None) -> Item | None:
+    data = node.css_first(".data") or node.css_first("cite")
+    title = data.css_first("span.title") if data is not None else None
+    if data is None or title is None:
+        return None
+    kind = _kind(node)
+    entry = Entry(title=without_final_period(rich_of(title)), title_is_rich=True, record_type=_KINDS[kind])
+    names = {"editor": _names(data, "editor")}
+    authors = _names(data, "author")
+    if kind == "editor" and not names["editor"]:
+        names["editor"], authors = authors, ()
+    entry.authors = authors
+    published = _first(data, "[itemprop=datePublished]")
+    entry.issued = (parse_date(published) if published else None) or year
+    _venue(data, entry)
+    _links(node, entry, base)
+    key = node.attributes.get("data-key") or node.attributes.get("id")
+    if key and "/" in key:
+        entry.extra["dblp:key"] = key
+    return Item(entry, where(node), {k: v for k, v in names.items() if v})
+
+
+def _page_year(tree: Any) -> Date | None:
+    """The year a venue page's heading shows (``AAAI 2015``), for entries that show none."""
+    heading = tree.css_first("#headline h1, header h1, h1")
+    match = _YEAR.search(text_of(heading)) if heading is not None else None
+    return Date(parts=((int(match.group(1)),),)) if match else None
+
+
+@site
+class Dblp:
+    """Reads DBLP's publication lists (person, venue, search pages)."""
+
+    name: ClassVar[str] = "dblp"
+
+    def claims(self, page: Page) -> bool:
+        if page.tree.css_first("ul.publ-list li.entry") is None:
+            return False
+        markers = (page.meta("og:site_name") or "") + " " + text_of(page.tree.css_first("title"))
+        return page.on(*_HOSTS) or "dblp" in markers.lower()
+
+    def read(self, page: Page, ctx: ReadContext) -> list[Item]:
+        items: list[Item] = []
+        page_year = _page_year(page.tree)
+        for publ_list in page.tree.css("ul.publ-list"):
+            year: Date | None = page_year
+            for node in publ_list.iter():
+                classes = (node.attributes.get("class") or "").split()
+                if "year" in classes:
+                    found = _YEAR.search(text_of(node))
+                    year = Date(parts=((int(found.group(1)),),)) if found else page_year
+                elif "entry" in classes:
+                    item = _entry(node, page.base, year)
+                    if item is not None:
+                        items.append(item)
+        return items

@@ -1,0 +1,102 @@
+"""The site readers (DBLP, Google Scholar, ACL Anthology, CVF…) on real saved pages.
+
+Pages of ``../shared/corpus/`` are read from there (never copied); their goldens, bibconv's
+own output reviewed against the page, are in ``fixtures/html/sites-corpus/`` named after the
+shared file. Pages found in other projects' test folders are in ``fixtures/html/sites/``
+(golden-tested with every page of ``fixtures/html/`` in ``test_html_listing.py``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import bibconv
+from bibconv.errors import Diagnostic
+from bibconv.formats.listing import html as html_reader
+from bibconv.formats.listing import sites
+from bibconv.formats.listing.dom import decode_html, parse
+from bibconv.model import Record
+from bibconv.registry import ReadContext
+from tests.golden import FIXTURES, check_golden
+from tests.tools import require_shared
+
+CORPUS_GOLDENS = FIXTURES / "html" / "sites-corpus"
+OWN_PAGES = FIXTURES / "html" / "sites"
+
+# shared page → (site reader, number of papers on the page)
+SHARED = {
+    "html-wild/dblp_person_clauset_2017.html": ("dblp", 31),
+}
+# fixture page → (site reader, number of papers on the page)
+FIXTURE_PAGES: dict[str, tuple[str, int]] = {}
+
+
+def _read(path: Path) -> tuple[list[Record], list[Diagnostic]]:
+    diagnostics: list[Diagnostic] = []
+    return bibconv.read(path, "html", diagnostics=diagnostics), diagnostics
+
+
+def _page(path: Path) -> sites.Page:
+    ctx = ReadContext(str(path), strict=False)
+    return html_reader.page_of(parse(decode_html(path.read_bytes(), ctx)), ctx)
+
+
+def _check_page(path: Path, reader: str, count: int) -> list[Record]:
+    records, diagnostics = _read(path)
+    assert len(records) == count, [r.fields.get("title") for r in records]
+    assert not [d for d in diagnostics if d.severity == "error"]
+    for index, record in enumerate(records):
+        assert record.origin is not None
+        assert (record.origin.reader, record.origin.index) == (reader, index)
+        assert record.origin.where
+    return records
+
+
+@pytest.mark.parametrize("name", sorted(SHARED))
+def test_shared_pages(name: str, update_golden: bool) -> None:
+    reader, count = SHARED[name]
+    records = _check_page(require_shared("corpus", *name.split("/")), reader, count)
+    result = bibconv.write(records, "csljson")
+    assert result is not None
+    check_golden(CORPUS_GOLDENS / (Path(name).stem + ".csl.json"), result, update_golden)
+
+
+def test_fixture_pages() -> None:
+    assert sorted(p.name for p in OWN_PAGES.glob("*.html")) == sorted(FIXTURE_PAGES)
+    for name, (reader, count) in FIXTURE_PAGES.items():
+        _check_page(OWN_PAGES / name, reader, count)
+
+
+def test_dblp_person_page_fields() -> None:
+    records, _ = _read(require_shared("corpus", "html-wild", "dblp_person_clauset_2017.html"))
+    kinds = [r.type for r in records]
+    assert [kinds.count(k) for k in ("article", "article-journal", "paper-conference")] == [19, 6, 6]
+    first = records[0]
+    title = "Detecting Change Points in the Large-Scale Structure of Evolving Networks"
+    assert first.fields["title"] == title
+    assert [n.family for n in first.names["author"]] == ["Peel", "Clauset"]
+    assert (first.fields["container-title"], first.fields["page"]) == ("AAAI", "2914-2920")
+    assert str(first.origin).endswith("(dblp, li#conf/aaai/PeelC15)")
+    siam = next(r for r in records if r.fields.get("DOI") == "10.1137/070710111")
+    assert (siam.fields["volume"], siam.fields["issue"], siam.fields["page"]) == ("51", "4", "661-703")
+    assert siam.dates["issued"].parts == ((2009,),)
+    old = next(r for r in records if r.arxiv is not None and r.arxiv.id == "physics/0610051")
+    assert old.fields["title"] == "Structural Inference of Hierarchies in Networks"
+    santago = records[27].names["author"][4]
+    assert (santago.given, santago.family, santago.suffix) == ("Peter", "Santago", "II")
+
+
+def test_explain_names_the_claiming_site_reader() -> None:
+    path = require_shared("corpus", "html-wild", "dblp_person_clauset_2017.html")
+    findings = sites.explain(_page(path), ReadContext(str(path)))
+    assert sites.Finding("dblp", True, 31) in findings
+    assert all(not f.claimed for f in findings if f.reader != "dblp")
+
+
+def test_site_readers_do_not_claim_other_pages() -> None:
+    for path in sorted((FIXTURES / "html").rglob("*.html")):
+        if path.parent == OWN_PAGES:
+            continue
+        assert sites.claiming(_page(path)) is None, path
