@@ -273,6 +273,14 @@ def test_declared_and_undeclared_encodings() -> None:
     cp1252 = bibconv.read(text.encode("cp1252"), "html", diagnostics=diagnostics)
     assert cp1252[0].authors[0].display() == "Zoë Müller"
     assert "not valid UTF-8" in diagnostics[0].message
+    declared = text.replace("<html>", "<html><head><meta charset='ISO-8859-1'></head>")
+    diagnostics.clear()
+    latin1 = bibconv.read(declared.encode("cp1252"), "html", diagnostics=diagnostics)
+    assert latin1[0].authors[0].display() == "Zoë Müller"
+    assert not diagnostics
+    mislabelled = bibconv.read(declared.encode("utf-8"), "html", diagnostics=diagnostics)
+    assert mislabelled[0].authors[0].display() == "Zoë Müller"
+    assert "its bytes are UTF-8" in diagnostics[0].message
 
 
 def test_sniffing_tells_html_from_feeds_and_text() -> None:

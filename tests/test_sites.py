@@ -17,6 +17,7 @@ from bibconv.errors import Diagnostic
 from bibconv.formats.listing import html as html_reader
 from bibconv.formats.listing import sites
 from bibconv.formats.listing.dom import decode_html, parse
+from bibconv.formats.listing.sites import scholar
 from bibconv.model import Record
 from bibconv.registry import ReadContext
 from tests.golden import FIXTURES, check_golden
@@ -28,6 +29,10 @@ OWN_PAGES = FIXTURES / "html" / "sites"
 # shared page → (site reader, number of papers on the page)
 SHARED = {
     "html-wild/dblp_person_clauset_2017.html": ("dblp", 31),
+    "html-wild/gscholar_search_bengio_2016.html": ("google-scholar", 1),
+    "html-wild/gscholar_search_olympus_2020.html": ("google-scholar", 10),
+    "html-wild/gscholar_profile_manmatha_2017.html": ("google-scholar", 100),
+    "html-wild/gscholar_profile_einstein_fragment_2021.html": ("google-scholar", 1114),
 }
 # fixture page → (site reader, number of papers on the page)
 FIXTURE_PAGES: dict[str, tuple[str, int]] = {}
@@ -91,8 +96,8 @@ def test_dblp_person_page_fields() -> None:
 def test_explain_names_the_claiming_site_reader() -> None:
     path = require_shared("corpus", "html-wild", "dblp_person_clauset_2017.html")
     findings = sites.explain(_page(path), ReadContext(str(path)))
-    assert sites.Finding("dblp", True, 31) in findings
-    assert all(not f.claimed for f in findings if f.reader != "dblp")
+    assert [f for f in findings if f.claimed] == [sites.Finding("dblp", True, 31)]
+    assert {f.reader for f in findings} >= {"dblp", "google-scholar"}
 
 
 def test_site_readers_do_not_claim_other_pages() -> None:
@@ -100,3 +105,36 @@ def test_site_readers_do_not_claim_other_pages() -> None:
         if path.parent == OWN_PAGES:
             continue
         assert sites.claiming(_page(path)) is None, path
+
+
+def test_scholar_results_drop_labels_and_split_the_grey_line() -> None:
+    records, _ = _read(require_shared("corpus", "html-wild", "gscholar_search_olympus_2020.html"))
+    first = records[0]
+    assert first.fields["title"] == "Geology of the Olympus Range Area, Southern Victoria Land"
+    assert [n.family for n in first.names["author"]] == ["Isaac", "Chinn", "Edbrooke", "Forsyth"]
+    assert first.fields["container-title"] == "Antarctica. Institute of Geological and …"
+    assert first.dates["issued"].parts == ((1996,),)
+    cut = records[5]
+    assert [n.family for n in cut.names["author"]] == ["Bannister", "Yu", "Leitner"]
+    assert scholar.AUTHORS_CUT_NOTE in cut.fields["note"]
+    assert all("[" not in r.fields["title"] and "<b>" not in r.fields["title"] for r in records)
+    assert [r.extra["scholar:cited_by"] for r in records[:3]] == ["4", "6", "80"]
+
+
+def test_scholar_profile_rows_split_the_venue_and_never_date_a_count() -> None:
+    records, _ = _read(require_shared("corpus", "html-wild", "gscholar_profile_einstein_fragment_2021.html"))
+    epr = records[0]
+    title = "Can quantum-mechanical description of physical reality be considered complete?"
+    assert epr.fields["title"] == title
+    assert [n.family for n in epr.names["author"]] == ["Einstein", "Podolsky", "Rosen"]
+    venue = tuple(epr.fields[k] for k in ("container-title", "volume", "issue", "page"))
+    assert venue == ("Physical Review", "47", "10", "777")
+    assert epr.dates["issued"].parts == ((1935,),)
+    assert epr.extra["scholar:cited_by"] == "20996"
+    years = [r.dates["issued"].parts[0][0] for r in records if "issued" in r.dates]
+    assert min(years) >= 1821  # "Doctrines about the Universe", 1821, is on the profile
+    assert max(years) <= 2021
+    profile, _ = _read(require_shared("corpus", "html-wild", "gscholar_profile_manmatha_2017.html"))
+    assert profile[0].type == "patent"
+    assert profile[0].fields["number"] == "9,104,700"
+    assert scholar.AUTHORS_CUT_NOTE in profile[1].fields["note"]

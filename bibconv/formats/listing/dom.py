@@ -4,7 +4,9 @@ Pages are parsed with lexbor (through selectolax), an HTML5 parser that builds t
 a browser builds, malformed nesting included. The encoding is the one the page declares:
 a byte-order mark, then ``<meta charset>`` / ``http-equiv`` or an XML declaration in the
 first bytes, as browsers look for it; undeclared pages are read as UTF-8, and as
-Windows-1252 (with a warning) when they are not valid UTF-8.
+Windows-1252 (with a warning) when they are not valid UTF-8. A page that declares Latin-1
+but whose bytes are all valid UTF-8 (saved from a server that sent UTF-8) is read as UTF-8,
+with a warning.
 
 Text never comes from scripts, styles, templates, comments, frames, form controls or
 attributes: :func:`clean` removes them before anything is read.
@@ -70,6 +72,17 @@ def _encoding_name(label: str) -> str | None:
     return "utf-8" if name.startswith("utf-16") or name.startswith("utf-32") else name
 
 
+def _is_utf8(data: bytes) -> bool:
+    """Whether ``data`` holds non-ASCII text and all of it is valid UTF-8 (Latin-1 text almost never is)."""
+    if data.isascii():
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def decode_html(data: bytes, ctx: ReadContext) -> str:
     """The page's text in the encoding it declares (see the module docstring)."""
     encoding = sniff_encoding(data[:4], default="")
@@ -84,6 +97,10 @@ def decode_html(data: bytes, ctx: ReadContext) -> str:
             if not encoding:
                 ctx.warn(f"unknown encoding {label!r} declared by the page; reading it as UTF-8")
     encoding = encoding or "utf-8"
+    if encoding == "cp1252" and _is_utf8(data):
+        # A page saved from a server that sent UTF-8 while its meta tag still says Latin-1.
+        ctx.warn("the page declares Windows-1252 (Latin-1) but its bytes are UTF-8; reading it as UTF-8")
+        encoding = "utf-8"
     try:
         return data.decode(encoding).lstrip("\ufeff")
     except UnicodeDecodeError as exc:

@@ -25,6 +25,7 @@ can, the element it was read from.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import IO, Any, ClassVar
@@ -120,6 +121,14 @@ def _structured_items(tree: Any, scripts: list[str], base: str | None, ctx: Read
     return found
 
 
+_TABLE_FRAGMENT = re.compile(r"^\s*<(?:tr|td|th|tbody|thead)[\s>]", re.IGNORECASE)
+
+
+def _as_document(text: str) -> str:
+    """``text``, in a ``<table>`` when it is a bare run of table rows (a saved part of a page)."""
+    return f"<table>{text}</table>" if _TABLE_FRAGMENT.match(text) else text
+
+
 @dataclass
 class _Found:
     """An entry, the reader that found it, and where on the page."""
@@ -213,7 +222,7 @@ class HtmlListingReader:
             ctx.warn("the page is empty: no records")
             return
         try:
-            tree = parse(decode_html(data, ctx))
+            tree = parse(_as_document(decode_html(data, ctx)))
         except (ValueError, RuntimeError) as exc:
             ctx.fail(ParseError(f"cannot parse the page as HTML: {exc}", ctx.span(1)))
             return

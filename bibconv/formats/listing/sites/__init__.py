@@ -36,7 +36,7 @@ __all__ = [
     "without_final_period",
 ]
 
-MODULES = ("dblp",)
+MODULES = ("dblp", "scholar")
 """The site modules, in the order they are asked (a module imported registers its reader)."""
 
 
@@ -98,22 +98,22 @@ class Finding:
     items: int
 
 
-_READERS: list[SiteReader] = []
+_READERS: dict[str, SiteReader] = {}
 _Reader = TypeVar("_Reader", bound=type)
 
 
 def site(cls: _Reader) -> _Reader:
-    """Class decorator: register an instance of the site reader ``cls``."""
-    _READERS.append(cls())
+    """Class decorator: register an instance of the site reader ``cls`` under its module's name."""
+    _READERS[cls.__module__.rpartition(".")[2]] = cls()
     return cls
 
 
 def readers() -> list[SiteReader]:
-    """Every site reader, in the order they are asked."""
-    if not _READERS:
-        for module in MODULES:
+    """Every site reader, in :data:`MODULES` order."""
+    for module in MODULES:
+        if module not in _READERS:
             importlib.import_module(f"{__name__}.{module}")
-    return list(_READERS)
+    return [_READERS[m] for m in MODULES if m in _READERS]
 
 
 def claiming(page: Page) -> SiteReader | None:
