@@ -33,6 +33,8 @@ SHARED = {
     "html-wild/gscholar_search_olympus_2020.html": ("google-scholar", 10),
     "html-wild/gscholar_profile_manmatha_2017.html": ("google-scholar", 100),
     "html-wild/gscholar_profile_einstein_fragment_2021.html": ("google-scholar", 1114),
+    "html-wild/aclanthology_author_madsack.html": ("acl-anthology", 6),
+    "html-wild/cvf_openaccess_cvpr2020_day.html": ("cvf", 94),
 }
 # fixture page → (site reader, number of papers on the page)
 FIXTURE_PAGES: dict[str, tuple[str, int]] = {}
@@ -138,3 +140,40 @@ def test_scholar_profile_rows_split_the_venue_and_never_date_a_count() -> None:
     assert profile[0].type == "patent"
     assert profile[0].fields["number"] == "9,104,700"
     assert scholar.AUTHORS_CUT_NOTE in profile[1].fields["note"]
+
+
+def test_acl_anthology_author_page() -> None:
+    records, _ = _read(require_shared("corpus", "html-wild", "aclanthology_author_madsack.html"))
+    titles = [r.fields["title"] for r in records]
+    assert titles[0] == "Data-to-text systems as writing environment"
+    assert titles[1] == (
+        '<span class="nocase">AX</span> Semantics’ Submission to the '
+        '<span class="nocase">SIGMORPHON</span> 2019 Shared Task'
+    )
+    first = records[0]
+    assert [n.family for n in first.names["author"]][-1] == "Weißgraeber"
+    assert first.fields["container-title"].startswith("Proceedings of the First Workshop on Intelligent")
+    assert [r.dates["issued"].parts for r in records] == [((2022,),), ((2019,),)] + [((2018,),)] * 3 + [
+        ((2017,),)
+    ]
+    assert records[1].extra["acl:anthology_id"] == "W19-4201"
+    assert records[1].fields["abstract"].startswith("This paper describes the AX Semantics")
+
+
+def test_cvf_day_page_reads_the_bibtex_each_paper_shows() -> None:
+    records, _ = _read(require_shared("corpus", "html-wild", "cvf_openaccess_cvpr2020_day.html"))
+    first = records[0]
+    assert [(n.given, n.family) for n in first.names["author"]] == [
+        ("Shangzhe", "Wu"),
+        ("Christian", "Rupprecht"),
+        ("Andrea", "Vedaldi"),
+    ]
+    assert (
+        first.fields["container-title"]
+        == "IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)"
+    )
+    assert first.dates["issued"].parts == ((2020, 6),)
+    assert first.extra["html:pdf_url"].endswith("_CVPR_2020_paper.pdf")
+    last = records[-1]  # the saved page ends inside this entry: the title is all it shows
+    assert last.fields["title"] == "Scene Recomposition by Learning-Based ICP"
+    assert "author" not in last.names

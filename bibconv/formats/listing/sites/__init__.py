@@ -30,13 +30,14 @@ __all__ = [
     "SiteReader",
     "claiming",
     "explain",
+    "person",
     "readers",
     "site",
     "where",
     "without_final_period",
 ]
 
-MODULES = ("dblp", "scholar")
+MODULES = ("dblp", "scholar", "acl", "cvf")
 """The site modules, in the order they are asked (a module imported registers its reader)."""
 
 
@@ -156,3 +157,15 @@ _FINAL_PERIOD = re.compile(r"(?<!\.)\.\s*$")
 def without_final_period(title: str) -> str:
     """A title without the period a listing closes it with (``?``, ``!`` and ``...`` stay)."""
     return _FINAL_PERIOD.sub("", title.strip()).rstrip()
+
+
+def person(text: str) -> Name | None:
+    """One name as a listing shows it (``Mark E. J. Newman``, ``Peter Santago II``), TeX decoded."""
+    from bibconv.formats.listing.common import plain_name
+    from bibconv.names import split_name_list
+
+    text = plain_name(text).strip(" ,;")
+    if not text:
+        return None
+    names = split_name_list(text)
+    return names[0] if len(names) == 1 else Name(literal=text)

@@ -16,9 +16,9 @@ import re
 from typing import Any, ClassVar
 
 from bibconv.dates import parse_date
-from bibconv.formats.listing.common import Entry, plain_name
+from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, site, where, without_final_period
+from bibconv.formats.listing.sites import Item, Page, person, site, where, without_final_period
 from bibconv.model import Arxiv, Date, Name
 from bibconv.registry import ReadContext
 
@@ -44,12 +44,8 @@ _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 
 def _name(node: Any) -> Name | None:
     """One DBLP name, without its disambiguation number."""
-    from bibconv.names import split_name_list
-
     inner = node.css_first("[itemprop=name]") or node
-    text = _NUMBER.sub("", plain_name(inner.attributes.get("title") or text_of(inner)))
-    names = split_name_list(text) if text else []
-    return names[0] if len(names) == 1 else (Name(literal=text) if text else None)
+    return person(_NUMBER.sub("", clean_space(inner.attributes.get("title") or text_of(inner))))
 
 
 def _names(data: Any, role: str) -> tuple[Name, ...]:

@@ -1,0 +1,145 @@
+"""ACL Anthology author, volume and event pages.
+
+Each paper is a ``.d-sm-flex`` row: the title link (``strong > a`` to ``/ID/``), the
+author links (``/people/…``), the volume link (the venue) and buttons for the PDF, the
+BibTeX and the abstract, which is the collapsed card the ``abs`` button opens. ``h4``
+headings give the year (author pages) or the volume (event pages); a volume page's own
+title and year apply to its rows, and its first row, the front matter, is the volume
+itself (a book, its people the editors). Words the Anthology protects from case changes
+(``span.acl-fixed-case``) stay protected. The Anthology id gives the year when nothing
+else does (``2022.acl-long.1``, ``P19-1001``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from bibconv.formats.listing.common import Entry, clean_space
+from bibconv.formats.listing.dom import absolute, rich_of, text_of
+from bibconv.formats.listing.sites import Item, Page, person, site, where
+from bibconv.model import Date, Name
+from bibconv.registry import ReadContext
+
+__all__ = ["AclAnthology"]
+
+_BASE = "https://aclanthology.org/"
+_ROW = "div.d-sm-flex, p.d-sm-flex"
+_NEW_ID = re.compile(r"^(\d{4})\.[\w-]+\.\d+$")
+_OLD_ID = re.compile(r"^[A-Z](\d\d)-\d{4}$")
+_YEAR = re.compile(r"^\s*((?:19|20)\d\d)\s*$")
+_JOURNAL_ID = re.compile(r"^[JQ]\d\d-|^\d{4}\.(?:tacl|cl)-", re.IGNORECASE)  # CL and TACL
+
+
+def _rich_title(node: Any) -> str:
+    """The title as rich text, ``span.acl-fixed-case`` words marked ``nocase``."""
+    from bibconv import latex
+
+    parts: list[str] = []
+    for child in node.iter(include_text=True):
+        if child.tag == "-text":
+            parts.append(latex.escape_markup(child.text(deep=False)))
+        elif "acl-fixed-case" in (child.attributes.get("class") or ""):
+            parts.append(f'<span class="nocase">{rich_of(child)}</span>')
+        else:
+            parts.append(f" {rich_of(child)} " if child.tag == "br" else rich_of(child))
+    return clean_space("".join(parts))
+
+
+def _id_year(anthology_id: str) -> Date | None:
+    new, old = _NEW_ID.match(anthology_id), _OLD_ID.match(anthology_id)
+    if new:
+        return Date(parts=((int(new.group(1)),),))
+    if old:
+        two = int(old.group(1))
+        return Date(parts=((1900 + two if two >= 50 else 2000 + two,),))
+    return None
+
+
+def _volume_facts(tree: Any) -> tuple[str | None, Date | None]:
+    """A volume page's title and year (``h2#title``, the ``Year:`` row of its details)."""
+    heading = tree.css_first("h2#title")
+    year: Date | None = None
+    for label in tree.css("dl dt"):
+        if text_of(label).rstrip(":").lower() == "year":
+            value = label.next
+            while value is not None and value.tag != "dd":
+                value = value.next
+            match = _YEAR.match(text_of(value)) if value is not None else None
+            year = Date(parts=((int(match.group(1)),),)) if match else None
+    return (text_of(heading) or None) if heading is not None else None, year
+
+
+def _abstract(tree: Any, row: Any) -> str:
+    button = row.css_first("a[href^='#abstract-']")
+    if button is None:
+        return ""
+    card = tree.css_first(f"[id='{button.attributes['href'][1:]}']")
+    return text_of(card) if card is not None else ""
+
+
+def _row(tree: Any, row: Any, base: str, heading: tuple[Date | None, str | None]) -> Item | None:
+    title_link = row.css_first("strong > a[href]")
+    if title_link is None:
+        return None
+    entry = Entry(title=_rich_title(title_link), title_is_rich=True, record_type="paper-conference")
+    href = title_link.attributes.get("href") or ""
+    anthology_id = href.strip("/").rpartition("/")[2]
+    entry.url = absolute(href, base)
+    names = tuple(n for n in (person(text_of(a)) for a in row.css("a[href*='/people/']")) if n)
+    venue_link = row.css_first("a[href*='/volumes/']")
+    year, volume = heading
+    venue = text_of(venue_link) if venue_link is not None else volume
+    roles: dict[str, tuple[Name, ...]] = {}
+    if venue and text_of(title_link) == venue:  # the front matter: the volume itself
+        entry.record_type = "book"
+        roles["editor"] = names
+    else:
+        entry.authors = names
+        if _JOURNAL_ID.match(anthology_id):
+            entry.record_type = "article-journal"
+        if venue:
+            entry.fields["container-title"] = venue
+    entry.issued = year or _id_year(anthology_id)
+    pdf = row.css_first("a[href$='.pdf']")
+    if pdf is not None and (pdf_url := absolute(pdf.attributes.get("href"), base)):
+        entry.extra["html:pdf_url"] = pdf_url
+    if anthology_id:
+        entry.extra["acl:anthology_id"] = anthology_id
+    entry.abstract = _abstract(tree, row)
+    return Item(entry, where(row), roles)
+
+
+@site
+class AclAnthology:
+    """Reads the paper lists of the ACL Anthology."""
+
+    name: ClassVar[str] = "acl-anthology"
+
+    def claims(self, page: Page) -> bool:
+        tree = page.tree
+        if tree.css_first(".d-sm-flex strong > a[href]") is None:
+            return False
+        title = text_of(tree.css_first("title"))
+        brand = tree.css_first("a.navbar-brand[href*='aclanthology.org'], a.navbar-brand[href*='aclweb.org']")
+        return (
+            page.on("aclanthology.org", "aclweb.org") or title.endswith("ACL Anthology") or brand is not None
+        )
+
+    def read(self, page: Page, ctx: ReadContext) -> list[Item]:
+        tree = page.tree
+        base = page.base or _BASE
+        volume, volume_year = _volume_facts(tree)
+        heading: tuple[Date | None, str | None] = (volume_year, volume)
+        items: list[Item] = []
+        for node in tree.css(f"h4, {_ROW}"):
+            if node.tag == "h4":
+                match = _YEAR.match(text_of(node))
+                heading = (
+                    (Date(parts=((int(match.group(1)),),)), volume) if match else (volume_year, text_of(node))
+                )
+                continue
+            item = _row(tree, node, base, heading)
+            if item is not None:
+                items.append(item)
+        return items
