@@ -8,20 +8,26 @@ text file object (an HTTP response body works), or an iterable of lines.
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, TextIO, Union
+from typing import IO, TYPE_CHECKING, Any, TextIO, Union
 
-from bibconv.errors import Diagnostic, FormatError, ReadError
+from bibconv.errors import Diagnostic, FormatError, OutputError, ReadError
 from bibconv.model import Record, SourceSpan
-from bibconv.output import atomic_output
+from bibconv.output import atomic_output, same_file
 from bibconv.registry import ReadContext, WriteContext, detect_format, get_reader, get_writer
 from bibconv.textio import chain_head, decode_head
 
-__all__ = ["Source", "convert", "detect", "iter_records", "open_source", "read", "write"]
+if TYPE_CHECKING:
+    from bibconv.limits import Limits
+    from bibconv.progress import Progress
+
+__all__ = ["Source", "convert", "convert_files", "detect", "iter_records", "open_source", "read", "write"]
 
 Source = Union[str, "os.PathLike[str]", bytes, IO[bytes], IO[str], Iterable[str], Iterable[bytes]]
 
@@ -208,3 +214,170 @@ def convert(text: str | bytes, to: str, from_: str | None = None, **options: Any
     result = write(iter_records(source, from_), to, **options)
     assert result is not None
     return result
+
+
+def _file_records(
+    sources: Sequence[str],
+    from_: str | None,
+    strict: bool,
+    diagnostics: list[Diagnostic],
+    options: dict[str, Any],
+    progress: Progress | None,
+    after_input: Callable[[], None] | None,
+) -> Iterator[Record]:
+    """The records of each source in turn (``-``: standard input), progress told of them."""
+    for name in sources:
+        source = name if name == "-" else Path(name)
+        if progress is None or not progress.enabled or name == "-":
+            yield from iter_records(source, from_, strict=strict, diagnostics=diagnostics, **options)
+        else:  # open the file here to follow how much of it has been read
+            with open(name, "rb") as handle:
+                progress.watch(handle)
+                for record in iter_records(
+                    handle, from_, strict=strict, diagnostics=diagnostics, filename=name, **options
+                ):
+                    progress.add()
+                    yield record
+        if after_input is not None:
+            after_input()
+
+
+def _selected(
+    records: Iterable[Record], dedupe: bool, sort: str, limit: int | None, diagnostics: list[Diagnostic]
+) -> Iterable[Record]:
+    """``records`` merged (``dedupe``), sorted and cut at ``limit``, in that order."""
+    if dedupe or sort != "input":
+        from bibconv.merge import dedupe as merge_duplicates
+        from bibconv.merge import sort_records
+
+        if dedupe:
+            records = merge_duplicates(
+                records, lambda message: diagnostics.append(Diagnostic(message, severity="note"))
+            )
+        records = sort_records(records, sort)
+    if limit is not None:
+        records = itertools.islice(records, limit)
+    return records
+
+
+@dataclass
+class _Conversion:
+    """What :func:`convert_files` was asked, and the run: in parallel when it may be, else serially."""
+
+    sources: list[str]
+    to: str
+    from_: str | None
+    jobs: int | None
+    dedupe: bool
+    sort: str
+    limit: int | None
+    strict: bool
+    diagnostics: list[Diagnostic]
+    read_options: dict[str, Any]
+    write_options: dict[str, Any]
+    progress: Progress | None
+    after_input: Callable[[], None] | None
+
+    def run(self, stream: TextIO) -> None:
+        writer = get_writer(self.to)
+        ctx = WriteContext(options=self.write_options, diagnostics=self.diagnostics)
+        if self._parallel(stream):
+            return
+        records = _file_records(
+            self.sources,
+            self.from_,
+            self.strict,
+            self.diagnostics,
+            self.read_options,
+            self.progress,
+            self.after_input,
+        )
+        writer.write(_selected(records, self.dedupe, self.sort, self.limit, self.diagnostics), stream, ctx)
+
+    def _parallel(self, stream: TextIO) -> bool:
+        """Convert with several processes if asked (or the inputs are large) and the records
+        need no selection; ``False`` when the run is to be serial (nothing written then)."""
+        from bibconv.parallel import convert, default_jobs
+
+        processes = self.jobs or default_jobs(self.sources)
+        if processes < 2 or self.dedupe or self.sort != "input" or self.limit is not None:
+            return False
+        return convert(
+            self.sources,
+            self.to,
+            stream,
+            jobs=processes,
+            from_=self.from_,
+            strict=self.strict,
+            read_options=self.read_options,
+            write_options=self.write_options,
+            diagnostics=self.diagnostics,
+            progress=self.progress,
+            after_input=self.after_input,
+        )
+
+
+def convert_files(
+    sources: Sequence[str | os.PathLike[str]],
+    to: str,
+    dest: str | os.PathLike[str] | TextIO | None = None,
+    *,
+    from_: str | None = None,
+    jobs: int | None = None,
+    dedupe: bool = False,
+    sort: str = "input",
+    limit: int | None = None,
+    strict: bool = True,
+    limits: Limits | None = None,
+    diagnostics: list[Diagnostic] | None = None,
+    read_options: dict[str, Any] | None = None,
+    progress: Progress | None = None,
+    after_input: Callable[[], None] | None = None,
+    **options: Any,
+) -> str | None:
+    """Convert input files (``"-"``: standard input) into one output, as ``bibconv convert`` does.
+
+    ``dest`` is a path (replaced atomically), a text stream, or ``None`` to return the text.
+    ``jobs`` processes share the work (``None``: one per core for inputs over 4 MB, else 1;
+    the output is the same for any number); ``dedupe``, ``sort`` (``input``, ``key``,
+    ``year``, ``author``) and ``limit`` choose the records, and make the run serial. With
+    ``strict=False`` bad records are skipped and reported in ``diagnostics``; ``limits`` (a
+    :class:`bibconv.limits.Limits`) bounds the input. Options go to the writer (``ascii=True``,
+    ``key_format="authyear"``…), ``read_options`` to the reader (``{"arxiv_date": "version"}``);
+    ``after_input`` is called when each input is done.
+
+    >>> text = convert_files(["fixtures/bibtex/xampl.bib"], "ris", jobs=2)
+    >>> text.count("ER  - "), text.splitlines()[0]
+    (36, 'TY  - JOUR')
+    """
+    reading = dict(read_options or {})
+    if limits is not None:
+        reading["limits"] = limits
+    conversion = _Conversion(
+        [os.fspath(source) for source in sources],
+        to,
+        from_,
+        jobs,
+        dedupe,
+        sort,
+        limit,
+        strict,
+        diagnostics if diagnostics is not None else [],
+        reading,
+        options,
+        progress,
+        after_input,
+    )
+    if isinstance(dest, (str, os.PathLike)):
+        for source in conversion.sources:
+            if source != "-" and os.path.exists(source) and same_file(source, dest):
+                raise OutputError(f"{os.fspath(dest)}: the output would overwrite the input {source}")
+        with atomic_output(dest) as stream:
+            conversion.run(stream)
+        return None
+    if dest is not None:
+        conversion.run(dest)
+        return None
+    buffer = io.StringIO(newline="")
+    conversion.run(buffer)
+    return buffer.getvalue()
