@@ -11,7 +11,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from bibconv.api import Source, convert, detect, iter_records, read, write
+from bibconv.api import Source, convert, convert_files, detect, iter_records, read, write
 from bibconv.errors import (
     BibconvError,
     Diagnostic,
@@ -49,6 +49,7 @@ __all__ = [
     "WriteError",
     "__version__",
     "convert",
+    "convert_files",
     "detect",
     "format",
     "from_bibtexparser",
