@@ -2,8 +2,9 @@
 
 Pages of ``../shared/corpus/`` are read from there (never copied); their goldens, bibconv's
 own output reviewed against the page, are in ``fixtures/html/sites-corpus/`` named after the
-shared file. Pages found in other projects' test folders are in ``fixtures/html/sites/``
-(golden-tested with every page of ``fixtures/html/`` in ``test_html_listing.py``).
+shared file. The pages in ``fixtures/html/sites/`` (golden-tested with every page of
+``fixtures/html/`` in ``test_html_listing.py``) are bibconv's own (``own_*``), written to the
+markup of sites of which no saved page was found.
 """
 
 from __future__ import annotations
@@ -36,8 +37,17 @@ SHARED = {
     "html-wild/aclanthology_author_madsack.html": ("acl-anthology", 6),
     "html-wild/cvf_openaccess_cvpr2020_day.html": ("cvf", 94),
 }
-# fixture page → (site reader, number of papers on the page)
-FIXTURE_PAGES: dict[str, tuple[str, int]] = {}
+# fixture page → (site reader, number of papers on the page); own_* pages are bibconv's own,
+# written to each site's markup where no saved page of the site was found
+FIXTURE_PAGES: dict[str, tuple[str, int]] = {
+    "own_pmlr_v202_volume.html": ("pmlr", 3),
+    "own_neurips_2023_list.html": ("neurips", 3),
+    "own_papers_nips_2017_list.html": ("neurips", 2),
+    "own_openreview_iclr2023_group.html": ("openreview", 2),
+    "own_huggingface_daily_2023-07-19.html": ("huggingface-papers", 2),
+    "own_paperswithcode_latest.html": ("paperswithcode", 2),
+    "own_semanticscholar_search.html": ("semantic-scholar", 2),
+}
 
 
 def _read(path: Path) -> tuple[list[Record], list[Diagnostic]]:
@@ -177,3 +187,26 @@ def test_cvf_day_page_reads_the_bibtex_each_paper_shows() -> None:
     last = records[-1]  # the saved page ends inside this entry: the title is all it shows
     assert last.fields["title"] == "Scene Recomposition by Learning-Based ICP"
     assert "author" not in last.names
+
+
+def test_proceedings_pages_give_venue_volume_and_pages() -> None:
+    pmlr, _ = _read(OWN_PAGES / "own_pmlr_v202_volume.html")
+    first = pmlr[0]
+    assert (first.fields["volume"], first.fields["page"]) == ("202", "10835-10866")
+    assert first.fields["collection-title"] == "Proceedings of Machine Learning Research"
+    assert first.dates["issued"].parts == ((2023,),)
+    neurips, _ = _read(OWN_PAGES / "own_papers_nips_2017_list.html")
+    assert [n.family for n in neurips[0].names["author"]][-2:] == ["Kaiser", "Polosukhin"]
+    assert (neurips[0].fields["volume"], neurips[0].dates["issued"].parts) == ("30", ((2017,),))
+
+
+def test_json_and_control_hints_are_read() -> None:
+    daily, _ = _read(OWN_PAGES / "own_huggingface_daily_2023-07-19.html")
+    assert [r.arxiv.id for r in daily if r.arxiv] == ["2307.09288", "2307.08691"]
+    search, _ = _read(OWN_PAGES / "own_semanticscholar_search.html")
+    assert scholar.AUTHORS_CUT_NOTE in search[0].fields["note"]
+    assert "note" not in search[1].fields
+    assert (search[0].fields["DOI"], search[0].arxiv and search[0].arxiv.id) == (
+        "10.18653/v1/2020.emnlp-main.550",
+        "2004.04906",
+    )

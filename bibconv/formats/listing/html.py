@@ -121,6 +121,7 @@ def _structured_items(tree: Any, scripts: list[str], base: str | None, ctx: Read
     return found
 
 
+_MORE_AUTHORS = re.compile(r"^\s*\+\s*\d+\s+(?:more\s+)?authors?\s*$", re.IGNORECASE)
 _TABLE_FRAGMENT = re.compile(r"^\s*<(?:tr|td|th|tbody|thead)[\s>]", re.IGNORECASE)
 
 
@@ -145,8 +146,11 @@ def page_of(tree: Any, ctx: ReadContext) -> sites.Page:
     scripts = [(dict(s.attributes), s.text(deep=True)) for s in tree.css("script")]
     html = tree.css_first("html[lang]")
     lang = ctx.option("lang") or (html.attributes.get("lang") if html is not None else None)
+    cut = frozenset(
+        b.parent.mem_id for b in tree.css("button") if b.parent is not None and _MORE_AUTHORS.match(b.text())
+    )
     clean(tree)
-    return sites.Page(tree, _base(tree, metas), metas, scripts, lang)
+    return sites.Page(tree, _base(tree, metas), metas, scripts, lang, cut)
 
 
 def _site_entries(page: sites.Page, reader: sites.SiteReader, ctx: ReadContext) -> Iterator[_Found]:

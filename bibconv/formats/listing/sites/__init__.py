@@ -37,7 +37,18 @@ __all__ = [
     "without_final_period",
 ]
 
-MODULES = ("dblp", "scholar", "acl", "cvf")
+MODULES = (
+    "dblp",
+    "scholar",
+    "acl",
+    "cvf",
+    "pmlr",
+    "neurips",
+    "openreview",
+    "huggingface",
+    "paperswithcode",
+    "semanticscholar",
+)
 """The site modules, in the order they are asked (a module imported registers its reader)."""
 
 
@@ -47,7 +58,8 @@ class Page:
 
     ``tree`` has had scripts, styles and controls removed (see
     :func:`bibconv.formats.listing.dom.clean`); ``scripts`` keeps what the scripts held,
-    as ``(attributes, text)``, for sites that embed their list as JSON.
+    as ``(attributes, text)``, for sites that embed their list as JSON, and
+    ``cut_author_lists`` the elements where a removed control said more authors exist.
     """
 
     tree: Any
@@ -55,6 +67,8 @@ class Page:
     metas: list[tuple[str, str]]
     scripts: list[tuple[dict[str, str | None], str]] = field(default_factory=list)
     lang: str | None = None
+    cut_author_lists: frozenset[int] = frozenset()
+    """``mem_id`` of the elements whose author list a control says is cut (``+ 5 authors``)."""
 
     def meta(self, *names: str) -> str | None:
         """The first ``<meta>`` content under one of ``names`` (lower case)."""
@@ -136,6 +150,10 @@ def where(node: Any) -> str:
     node_id = node.attributes.get("id")
     if node_id:
         return f"{node.tag}#{node_id}"
+    for key in _KEY_ATTRIBUTES:
+        value = node.attributes.get(key)
+        if value:
+            return f"{node.tag}[{key}={value}]"
     classes: list[str] = (node.attributes.get("class") or "").split()[:2]
     label = str(node.tag) + "".join(f".{c}" for c in classes)
     parent = node.parent
@@ -151,6 +169,7 @@ def where(node: Any) -> str:
     return label
 
 
+_KEY_ATTRIBUTES = ("data-id", "data-paperid", "data-key", "data-cid", "data-did")
 _FINAL_PERIOD = re.compile(r"(?<!\.)\.\s*$")
 
 

@@ -60,7 +60,7 @@ def _kind(node: Any) -> str:
 
 def _first(data: Any, selector: str) -> str | None:
     node = data.css_first(selector)
-    return text_of(node) or None if node is not None else None
+    return (node.attributes.get("content") or text_of(node) or None) if node is not None else None
 
 
 def _venue(data: Any, entry: Entry) -> None:
@@ -90,7 +90,8 @@ def _links(node: Any, entry: Entry, base: str | None) -> None:
     if nav is None:
         return
     view = nav.css_first("li.drop-down")
-    links = [a.attributes.get("href") for a in (view.css("a[itemprop=url]") if view is not None else [])]
+    anchors = nav.css("li.ee a[href]") or (view.css("a[itemprop=url]") if view is not None else [])
+    links = [a.attributes.get("href") for a in anchors]
     for href in (absolute(h, base) for h in links):
         if href is None:
             continue
