@@ -140,6 +140,8 @@ class Author:
     suffix: str = ""
 
     def natural(self) -> str:
+        if (self.family, self.given) in CJK:  # written as in its own script: family first, no space
+            return self.family + self.given
         return " ".join(p for p in (self.given, self.particle, self.family, self.suffix) if p)
 
 

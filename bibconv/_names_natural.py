@@ -19,8 +19,9 @@ Rules of :func:`parse_name`:
   are not recognised: the last word is the family.
 * A trailing suffix (Jr., Jr, Sr., II, III, IV, …) becomes ``suffix``; hyphenated family names stay
   whole; initials stay in the given names (``Blake A. Hechtman`` → given ``Blake A.``).
-* One word → family only. A name written in CJK (or another script without spaces) as one word —
-  ``张伟`` — is family only too: its split is not marked, and CSL displays a family-only name unchanged.
+* One word → family only, except a Chinese, Japanese or Korean name written without a space
+  (``张伟``, ``山田太郎``, ``김민준``), split by :func:`bibconv.names_cjk.split_unspaced`. Two words
+  in those scripts (``李 小明``) are family first, as such names are always written.
 * Collaboration names (``ATLAS Collaboration``, ``The … Consortium``, names with Collaboration,
   Consortium, Group, Team, Collaborators, Project, Initiative, Committee, Network, Alliance, Society,
   Organization) → literal.
@@ -34,6 +35,7 @@ from functools import lru_cache
 
 from bibconv import latex
 from bibconv.model import Name
+from bibconv.names_cjk import split_unspaced
 
 __all__ = ["parse_name", "split_name_list"]
 
@@ -54,6 +56,7 @@ _VIETNAMESE_WORDS = (
     "Do Đỗ Ho Hồ Ngo Ngô Duong Dương Ly Lý"
 )
 _VIETNAMESE_FAMILIES = frozenset(_VIETNAMESE_WORDS.split())
+_CJK_WORD = re.compile(r"[\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]+")
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "jnr", "jnr.", "snr", "snr.", "2nd", "3rd"})
 _ROMAN_SUFFIXES = frozenset({"II", "III", "IV", "VI"})
 _COLLECTIVE_RE = re.compile(
@@ -148,7 +151,12 @@ def _natural(text: str) -> Name:
         suffix = words.pop().rstrip(",")
         words[-1] = words[-1].rstrip(",")
     if len(words) == 1:
+        split = split_unspaced(words[0])
+        if split is not None and suffix is None:
+            return Name(family=split[0], given=split[1])
         return Name(family=words[0], suffix=suffix)
+    if len(words) == 2 and _CJK_WORD.fullmatch(words[0]) and _CJK_WORD.fullmatch(words[1]):
+        return Name(family=words[0], given=words[1])  # 李 小明: written family first, as always in CJK
     start = _capital_run(words)
     if start is not None:  # ``Adrian Del Maestro``, ``Guy Van den Broeck``: the family as Zotero stores it
         return Name(family=" ".join(words[start:]), given=" ".join(words[:start]), suffix=suffix)

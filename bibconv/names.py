@@ -30,6 +30,7 @@ from bibconv import latex
 from bibconv._names_bibtex import bibtex_parts
 from bibconv._names_natural import parse_name, split_name_list
 from bibconv.model import Name
+from bibconv.names_cjk import split_unspaced
 
 __all__ = [
     "format_bibtex_name",
@@ -173,6 +174,8 @@ def _parse_name(text: str, warn: Callable[[str], None]) -> Name:
         family, particle = particle, None
     if family is None and given is None:
         return Name(literal=_plain(text))
+    if given is None and particle is None and suffix is None and (split := split_unspaced(family or "")):
+        family, given = split
     return Name(family=family, given=given, non_dropping_particle=particle, suffix=suffix)
 
 
@@ -328,13 +331,16 @@ _RIS_PARTICLE_RE = re.compile(r"^((?:[a-z][\w'’]*\s+)+)(?=\S)")
 def parse_ris_name(text: str) -> Name:
     """Read an RIS ``Last, First, Suffix`` name; leading lowercase words of ``Last`` are a particle.
 
-    Text without a comma is an organisation (literal), as RIS writers put personal names family-first.
+    Text without a comma is an organisation (literal), as RIS writers put personal names family-first,
+    except a CJK personal name written without a space (``李小明``; :mod:`bibconv.names_cjk`).
 
     >>> parse_ris_name("van der Waals, J. D.").to_csl()
     {'family': 'Waals', 'given': 'J. D.', 'non-dropping-particle': 'van der'}
     """
     text = text.strip()
     if "," not in text:
+        if split := split_unspaced(text):
+            return Name(family=split[0], given=split[1])
         return Name(literal=text) if text else Name()
     family, _, rest = text.partition(",")
     given, _, suffix = rest.partition(",")

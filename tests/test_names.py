@@ -288,7 +288,11 @@ NATURAL_NAMES: list[tuple[str, Name]] = [
     ("Madonna", N("Madonna")),
     ("Jean-Paul Sartre", N("Sartre", "Jean-Paul")),
     ("Mary Smith-Jones", N("Smith-Jones", "Mary")),
-    ("张伟", N("张伟")),
+    ("张伟", N("张", "伟")),
+    ("李 小明", N("李", "小明")),
+    ("欧阳修", N("欧阳", "修")),
+    ("김민준", N("김", "민준")),
+    ("北京大学", N("北京大学")),
     ("Wei Zhang", N("Zhang", "Wei")),
     # collaborations
     ("ATLAS Collaboration", L("ATLAS Collaboration")),

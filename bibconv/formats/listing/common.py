@@ -96,20 +96,13 @@ def _without_affiliations(text: str) -> str:
 
 
 _CONJUNCTIONS = re.compile(r"\s+(?:et|und|y|e|en|och|og|és|i|и|ja|a)\s+(?=\S)")
-_CJK_NAME = re.compile(r"^[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+$")
 
 
 def _split(text: str) -> list[Name]:
-    """Split a name list; ``et``/``und``/``y``… join names as ``and`` does; CJK names are family-first."""
+    """Split a name list; ``et``/``und``/``y``… join names as ``and`` does (CJK names: see names_cjk)."""
     from bibconv.names import split_name_list
 
-    names = split_name_list(_CONJUNCTIONS.sub(", ", text))
-    return [
-        Name(family=n.given, given=n.family)
-        if n.given and n.family and _CJK_NAME.match(n.given) and _CJK_NAME.match(n.family)
-        else n
-        for n in names
-    ]
+    return split_name_list(_CONJUNCTIONS.sub(", ", text))
 
 
 def authors_from_text(text: str) -> tuple[Name, ...]:
