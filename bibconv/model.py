@@ -13,6 +13,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, NoReturn, TypeVar
 
+from bibconv.names_cjk import is_cjk
+
 __all__ = [
     "Arxiv",
     "Date",
@@ -146,9 +148,11 @@ class Name:
         return " ".join(p for p in (self.non_dropping_particle, self.family) if p)
 
     def display(self) -> str:
-        """The name in reading order: ``Given dropping non-dropping Family, Suffix``."""
+        """The name in reading order: ``Given dropping non-dropping Family, Suffix`` (CJK: ``李小明``)."""
         if self.literal is not None:
             return self.literal
+        if self.family and self.given and not self.suffix and is_cjk(self.family) and is_cjk(self.given):
+            return self.family + self.given  # 李小明: family first, no space
         text = " ".join(
             p for p in (self.given, self.dropping_particle, self.non_dropping_particle, self.family) if p
         )

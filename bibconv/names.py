@@ -30,7 +30,7 @@ from bibconv import latex
 from bibconv._names_bibtex import bibtex_parts
 from bibconv._names_natural import parse_name, split_name_list
 from bibconv.model import Name
-from bibconv.names_cjk import split_unspaced
+from bibconv.names_cjk import split_unspaced, unspaced
 
 __all__ = [
     "format_bibtex_name",
@@ -174,7 +174,8 @@ def _parse_name(text: str, warn: Callable[[str], None]) -> Name:
         family, particle = particle, None
     if family is None and given is None:
         return Name(literal=_plain(text))
-    if given is None and particle is None and suffix is None and (split := split_unspaced(family or "")):
+    unsplit = given is None and particle is None and suffix is None and "," not in text
+    if unsplit and (split := split_unspaced(family or "")):
         family, given = split
     return Name(family=family, given=given, non_dropping_particle=particle, suffix=suffix)
 
@@ -294,6 +295,11 @@ def format_bibtex_name(
         last = "{" + encode(f"{particle} {family}".strip()) + "}"
     else:
         last = _family_tex(family, encode) if family else "{}"
+    if not particle and not name.suffix and family:
+        if name.given and (whole := unspaced(family, name.given)):
+            return encode(whole)  # 李小明: as written, read back into the same parts
+        if not name.given and split_unspaced(family):
+            return last + ","  # a family name alone that would otherwise read back split
     first = _part_tex(name.given, encode) if name.given else ""
     if name.suffix:
         return f"{last}, {_part_tex(name.suffix, encode)}, {first}"

@@ -15,9 +15,11 @@ come out wrong. :func:`split_unspaced` splits it:
   (``pip install bibconv[japanese]``); without it, a name that opens with a common Japanese family
   name is split there and any other is kept whole.
 
-Names that end like an organisation (``大学``, ``研究所``, ``株式会社``, ``대학교``…) are never split,
-nor are names longer than a personal name runs. Readers call this only for names the source did
-not split itself (one word, no comma, not braced).
+Names that end like an organisation (``大学``, ``研究所``, ``株式会社``, ``대학교``…) are never
+split, nor are names longer than a personal name runs. Readers call this only for names the source
+did not split itself (one word, no comma, not braced). Writers that put a name in one field write
+such a name back as it is written (:func:`unspaced`), so that it reads back into the same parts and
+displays family first.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["split_unspaced"]
+__all__ = ["is_cjk", "split_unspaced", "unspaced"]
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]+")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -109,6 +111,21 @@ def split_unspaced(text: str) -> tuple[str, str] | None:
         if found is not None:
             return found
     return _japanese(text)
+
+
+def unspaced(family: str, given: str) -> str | None:
+    """``family + given`` when that is how the name is written and :func:`split_unspaced` reads it back.
+
+    >>> unspaced("李", "小明"), unspaced("Li", "Xiaoming")
+    ('李小明', None)
+    """
+    whole = family + given
+    return whole if split_unspaced(whole) == (family, given) else None
+
+
+def is_cjk(text: str) -> bool:
+    """Whether ``text`` is written wholly in Han characters, kana or Hangul."""
+    return _JAPANESE.fullmatch(text) is not None or _HANGUL.fullmatch(text) is not None
 
 
 def _korean(text: str) -> tuple[str, str]:
