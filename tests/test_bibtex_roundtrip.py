@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import bibconv
 from bibconv import latex
 from bibconv.formats.bibtex import table as bibtex_map
+from bibconv.latex.allow import preamble_commands
 from bibconv.model import Date, Name, Record
 from tests.golden import FIXTURES
 
@@ -20,6 +21,23 @@ SAMPLES = sorted(
     p for p in BIB.iterdir() if p.suffix in (".bib", ".bibtex", ".biblatex") and ".golden." not in p.name
 )
 _BIBLATEX_ONLY_TYPES = bibtex_map.BIBLATEX_TYPES - bibtex_map.BIBTEX_TYPES
+
+
+def _is_preamble(block: str) -> bool:
+    return block.lstrip().lower().startswith("@preamble")
+
+
+def _without_unsafe_preambles(record: Record) -> Record:
+    extra = dict(record.extra)
+    for key in ("bibtex:before", "bibtex:after"):
+        blocks = extra.get(key)
+        if isinstance(blocks, list):
+            kept = [b for b in blocks if not _is_preamble(b) or preamble_commands(b) is not None]
+            if kept:
+                extra[key] = kept
+            else:
+                del extra[key]
+    return record.replace(extra=extra) if extra != dict(record.extra) else record
 
 
 def _dialect(records: list[Record]) -> str:
@@ -33,10 +51,12 @@ def _dialect(records: list[Record]) -> str:
 
 
 def _comparable(records: list[Record]) -> list[Record]:
-    """Records with generated or renamed keys set aside (a missing key is made, a repeated one renamed)."""
+    """Records with generated or renamed keys set aside (a missing key is made, a repeated one renamed),
+    and without the kept ``@preamble`` blocks that hold TeX not allowed in output (written with a warning)."""
     seen: set[str] = set()
     out = []
     for record in records:
+        record = _without_unsafe_preambles(record)
         if record.id is None or record.id in seen:
             record = record.replace(id=None)
         seen.add(record.id or "")

@@ -330,8 +330,31 @@ def test_kept_preamble_never_reaches_files_or_programs() -> None:
     assert "write18" not in out
     assert "/etc/passwd" not in out
     assert [d.message for d in diagnostics] == [
-        "a kept @preamble reads or writes files or runs programs; not written"
-    ] * 2
+        "a kept @preamble holds TeX that is not allowed in output (\\immediate, \\write); not written",
+        "a kept @preamble holds TeX that is not allowed in output (\\input); not written",
+    ]
+
+
+def test_kept_preamble_is_kept_only_when_every_command_is_allowed() -> None:
+    """A preamble may define new commands (fields then use them) but not redefine or hook into LaTeX."""
+    payloads = [
+        "\\makeatletter",
+        "\\AtEndDocument{x}",
+        "\\providecommand{\\directlua}{}",
+        "\\newcommand{\\x}{\\csname foo\\endcsname}",
+        "\\def\\x{y}",
+        "\\UseName{sys_shell_now:n}{id}",
+    ]
+    source = "".join(f'@preamble{{"{p}"}}\n' for p in payloads)
+    source += '@preamble{"\\providecommand{\\mine}[1]{#1}"}\n@misc{a, title={A \\mine{b} \\other{c}}}\n'
+    diagnostics: list[bibconv.Diagnostic] = []
+    out = bibconv.write(bibconv.read(source, "bibtex"), "bibtex", diagnostics=diagnostics) or ""
+    assert out.count("@preamble") == 1
+    assert "title = {A \\mine{b} \\textbackslash{}other\\{c\\}}" in out
+    notes = [d.message for d in diagnostics]
+    assert len(notes) == len(payloads) + 1
+    assert sum(n.startswith("a kept @preamble holds TeX") for n in notes) == len(payloads)
+    assert notes[0] == "title: TeX \\other is not allowed in output; '\\\\other{c}' written as text"
 
 
 _TITLE_TEXT = st.lists(

@@ -23,6 +23,9 @@ from pybtex.backends import latex as latex_backend
 from pybtex.backends import markdown as markdown_backend
 from pybtex.backends import plaintext as plaintext_backend
 
+from bibconv.latex.allow import braces_balanced, tex_allowed
+from bibconv.latex.encoder import encode
+
 __all__ = ["BACKENDS", "rich_to_pybtex", "unshield"]
 
 _SHIFT = 0xF0000
@@ -32,6 +35,7 @@ _RUN_RE = re.compile(r"-{2,}|,{2,}|[?!](?=`)")
 _PRIVATE_RE = re.compile("[\U000f0000-\U000f01ff]")
 _MATH_RE = re.compile(r"\$[^$]+\$")
 _TAG_RE = re.compile(r"<(/?)(i|b|sup|sub|span)\b([^<>]*)>")
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]+")
 _AFTER_COLON_RE = re.compile(r"(:\s+)(\w)")
 
 _MARKS = ("i", "b", "sup", "sub", "sc", "math")
@@ -115,24 +119,39 @@ class _Restoring:
         if not _PRIVATE_RE.search(text):
             return self._escape(text)
         out: list[str] = []
+        math: list[str] = []  # a math span's text, written when it closes (checked whole)
         pos = 0
         for found in _PIECE_RE.finditer(text):
-            out.append(self._escape(text[pos : found.start()]))
+            self._add(text[pos : found.start()], out, math)
             pos = found.end()
             if found[1]:
                 name, opening = _MARK_NAMES[found[1]]
-                self.in_math = opening if name == "math" else self.in_math
+                if name == "math":
+                    out.append(self._math("".join(math)))
+                    math.clear()
+                    self.in_math = opening
                 markup = self.MARKUP.get(name, ("", ""))
                 out.append(markup[0] if opening else markup[1])
             else:
-                out.append(self._escape(unshield(found[2])))
-        out.append(self._escape(text[pos:]))
+                self._add(unshield(found[2]), out, math)
+        self._add(text[pos:], out, math)
+        out.append(self._math("".join(math)))
         return "".join(out)
 
+    def _add(self, piece: str, out: list[str], math: list[str]) -> None:
+        if self.in_math:
+            math.append(piece)
+        else:
+            out.append(self._escape(piece))
+
     def _escape(self, text: str) -> str:
-        if not text:
+        return super().format_str(text) if text else text  # type: ignore[misc]
+
+    def _math(self, text: str) -> str:
+        """A math span: as TeX in LaTeX output when balanced and every command is allowed, else text."""
+        if self._raw_math and braces_balanced(text) and tex_allowed(text):
             return text
-        return text if self.in_math and self._raw_math else super().format_str(text)  # type: ignore[misc]
+        return self._escape(text)
 
     _raw_math = False
 
@@ -193,7 +212,8 @@ class HtmlBackend(_Restoring, html_backend.Backend):  # type: ignore[misc]
 
 
 class LatexBackend(_Restoring, latex_backend.Backend):  # type: ignore[misc]
-    """A ``thebibliography`` environment; math written as it was."""
+    """A ``thebibliography`` environment; math written as it was when every command in it is allowed
+    (:mod:`bibconv.latex.allow`), else as text."""
 
     MARKUP: ClassVar[dict[str, tuple[str, str]]] = {
         "i": ("\\textit{", "}"),
@@ -207,11 +227,34 @@ class LatexBackend(_Restoring, latex_backend.Backend):  # type: ignore[misc]
     def __init__(self, encoding: str | None = None) -> None:
         super().__init__(encoding or "utf-8")
 
+    def _escape(self, text: str) -> str:
+        """Text as TeX that prints it: bibconv's encoder for TeX's special characters (``\\``, ``{``,
+        ``^``…; latexcodec leaves those as they are), latexcodec for the non-ASCII letters."""
+        if not text:
+            return text
+        tex = encode(text, markup=False)
+        return (
+            tex
+            if tex.isascii()
+            else _NON_ASCII_RE.sub(lambda m: super(LatexBackend, self)._escape(m[0]), tex)
+        )
+
+    def format_href(self, url: str, text: str, external: bool = False) -> str:
+        return super().format_href(_tex_url(_url(url)), text, external)  # type: ignore[no-any-return]
+
     def write_prologue(self) -> None:
         if self.formatted_bibliography.entries:
             super().write_prologue()
         else:  # pybtex cannot measure the longest label of no entries
             self.output("\\begin{thebibliography}{0}")
+
+
+_URL_UNSAFE_RE = re.compile(r"[\\{}^~\s\x00-\x1f\x7f]")
+
+
+def _tex_url(url: str) -> str:
+    """A URL for ``\\url``/``\\href``: characters TeX would act on percent-encoded."""
+    return _URL_UNSAFE_RE.sub(lambda m: "".join(f"%{b:02X}" for b in m[0].encode("utf-8")), url)
 
 
 def _url(url: Any) -> str:

@@ -20,8 +20,9 @@ reads back to the same text. The rules:
   Superscript and subscript groups (``10^{-3}``, ``M_{BH}``, ``10^\circ``) are TeX too, as decoding keeps
   them; a lone ``^``/``_`` is text (``\textasciicircum{}``, ``\_``), which reads back the same.
   A span whose braces are unbalanced, for TeX or for BibTeX (``$\}$``), is treated as text, and so is
-  one holding TeX that reads or writes files, runs programs or redefines things (``\input``, ``\write``,
-  ``\def``, ``\catcode``, ``^^``…): record text may come from any page and must not act in a LaTeX run.
+  one holding a command that is not on :data:`bibconv.latex.allow.ALLOWED` (``\input``, ``\write``,
+  ``\csname``, ``\unknownmacro``, ``^^``…), with a warning: record text may come from any page and must
+  not act in a LaTeX run.
 * Rich text: ``<span class="nocase">X</span>`` → ``{X}``, ``<i>`` → ``\textit{}``, ``<b>`` → ``\textbf{}``,
   small caps → ``\textsc{}``, ``<sup>``/``<sub>`` → ``\textsuperscript{}``/``\textsubscript{}``.
 * ``ascii=True``: each non-ASCII character in a braced form classic ``bibtex`` and biber both read —
@@ -39,6 +40,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from bibconv.latex.allow import braces_balanced, disallowed, tex_allowed
 from bibconv.latex.fast import split_at_dollars
 from bibconv.latex.tables import COMBINING_TO_ACCENT, LETTER_TO_TEX, PUNCT_TO_TEX, SYMBOL_TO_TEX, TAGS
 
@@ -70,18 +72,6 @@ _TOKEN_RE = re.compile(
     re.S,
 )
 _DIGIT_AFTER_RE = re.compile(r"\d")
-# TeX that reads or writes files, runs programs or redefines the input's meaning: never passed
-# through from record text (which may come from any web page), so a value cannot make a LaTeX run
-# read /etc/passwd or (with shell escape) run a command. ``^^5c`` is TeX's spelling of ``\``.
-UNSAFE_TEX_RE = re.compile(
-    r"\\(?:input|include|includeonly|InputIfFileExists|IfFileExists|openin|openout|closein|closeout"
-    r"|read|readline|write|immediate|newread|newwrite|endinput|special|directlua|latelua|luaexec"
-    r"|ShellEscape|pdffiledump|pdfobj|pdfximage|pdfmdfivesum|pdffilesize|includegraphics"
-    r"|verbatiminput|lstinputlisting|catcode|def|edef|gdef|xdef|let|futurelet|csname|expandafter"
-    r"|scantokens|newcommand|renewcommand|providecommand|DeclareRobustCommand|usepackage"
-    r"|RequirePackage|documentclass|global|every[A-Za-z]*|afterassignment|aftergroup|output|shipout"
-    r"|end|dump|batchmode|nonstopmode|scrollmode|errorstopmode|errmessage|jobname)(?![A-Za-z])|\^\^"
-)
 _TEXISH_RE = re.compile(r"[\\^_{]")
 _LB, _RB = "\ufdd4", "\ufdd5"  # literal braces until paired; removed from input
 _SPECIALS = {
@@ -151,39 +141,19 @@ def _balanced_end(text: str, start: int) -> int:
         end = pos = i + 1
 
 
-def _is_balanced(text: str) -> bool:
-    """Balanced both for TeX (``\\{`` is a character) and for BibTeX (every brace counts)."""
-    if "{" not in text and "}" not in text:
-        return True
-    depth = literal = 0
-    skip = False
-    for ch in text:
-        if ch == "{":
-            literal += 1
-        elif ch == "}":
-            literal -= 1
-            if literal < 0:
-                return False
-        if skip:
-            skip = False
-        elif ch == "\\":
-            skip = True
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0 and literal == 0
-
-
 def encode(
-    text: str, *, ascii: bool = False, warn: Callable[[str], None] | None = None, markup: bool = True
+    text: str,
+    *,
+    ascii: bool = False,
+    warn: Callable[[str], None] | None = None,
+    markup: bool = True,
+    allowed: frozenset[str] = frozenset(),
 ) -> str:
     r"""Record text → BibTeX value body (see the module docstring).
 
     With ``markup=False`` the text is plain Unicode (name parts, ``decode(markup=False)`` output): ``<``,
     ``>`` and ``&`` are characters, not tags or entities; math and kept macros still pass through.
+    ``allowed`` names commands a kept ``@preamble`` defines (:func:`bibconv.latex.allow.preamble_commands`).
 
     >>> encode('<span class="nocase">DNA</span> &amp; R_2 in $\\alpha$')
     '{DNA} \\& R\\_2 in $\\alpha$'
@@ -227,12 +197,12 @@ def encode(
             if _dollars_as_text(token, text, m.end()):
                 continue
             token = unescape(token)
-            if not _safe_tex(token):
+            if not _safe_tex(token, warn, allowed):
                 continue
             emitted = _text(token, ascii, warn, math=True)
         else:  # a kept macro, or a superscript/subscript group (``10^{-3}``) that decoding keeps too
             token = unescape(token) if kind == "script" else token
-            if not _safe_tex(token):
+            if not _safe_tex(token, warn, allowed):
                 continue
             emitted = _text(token, ascii, warn, math=True)
         out.append(_text(unescape(text[pos : m.start()]), ascii, warn))
@@ -249,9 +219,22 @@ def _dollars_as_text(token: str, text: str, end: int) -> bool:
     return _DIGIT_AFTER_RE.match(text, end) is not None and not _TEXISH_RE.search(token)
 
 
-def _safe_tex(token: str) -> bool:
-    """TeX that is passed through: balanced both ways, and nothing that reads, writes or redefines."""
-    return _is_balanced(token) and not UNSAFE_TEX_RE.search(token)
+def _safe_tex(
+    token: str, warn: Callable[[str], None] | None = None, allowed: frozenset[str] = frozenset()
+) -> bool:
+    """TeX that is passed through: balanced both ways, every command allowed (else a warning)."""
+    if not braces_balanced(token):
+        return False
+    if tex_allowed(token, allowed):
+        return True
+    if warn is not None:
+        commands = ", ".join(disallowed(token, allowed))
+        warn(f"TeX {commands} is not allowed in output; {_clip(token)!r} written as text")
+    return False
+
+
+def _clip(token: str) -> str:
+    return token if len(token) <= 60 else token[:57] + "..."
 
 
 _math_passes = lru_cache(maxsize=4096)(_safe_tex)

@@ -46,7 +46,7 @@ from typing import ClassVar, TextIO
 from bibconv import csl, latex
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.fields import PREPRINT_TYPES
-from bibconv.latex.encoder import UNSAFE_TEX_RE
+from bibconv.latex.allow import disallowed, preamble_commands, tex_allowed
 from bibconv.model import Date, Name, Record
 from bibconv.registry import WriteContext, register
 
@@ -90,13 +90,6 @@ _DOLLAR_RE = re.compile(r"(?<!\\)\$")
 _GROUP_RE = re.compile(r"\{(?!\\)")
 _SPECIAL_BLOCK_RE = re.compile(r"^@(?:preamble|comment)\s*[{(]", re.I)
 _PREAMBLE_RE = re.compile(r"\s*@preamble", re.I)
-# A kept @preamble may define macros (its usual job) but never reach files, programs or category codes.
-_UNSAFE_PREAMBLE_RE = re.compile(
-    r"\\(?:input|include|InputIfFileExists|IfFileExists|openin|openout|read|readline|write|immediate"
-    r"|special|directlua|latelua|luaexec|ShellEscape|pdffiledump|pdfobj|pdfximage|pdfmdfivesum|pdffilesize"
-    r"|verbatiminput|lstinputlisting|catcode|csname|scantokens|usepackage|RequirePackage|documentclass"
-    r"|every[A-Za-z]*|output|shipout|end|dump|jobname)(?![A-Za-z])|\^\^"
-)
 
 
 def _braces_ok(text: str) -> bool:
@@ -173,10 +166,13 @@ def _block_ok(raw: object) -> bool:
 class _Fields:
     """The fields of one entry, as complete value expressions (``{…}`` or a macro)."""
 
-    def __init__(self, encode: Callable[[str], str], warn: Callable[[str], None]) -> None:
+    def __init__(
+        self, encode: Callable[[str], str], warn: Callable[[str], None], defined: frozenset[str]
+    ) -> None:
         self.values: dict[str, str] = {}
         self.encode = encode
         self.warn = warn
+        self.defined = defined  # commands a kept @preamble defines
 
     def put(
         self, name: str, value: str, *, raw: bool = False, tex: bool = False, macro: bool = False
@@ -193,9 +189,10 @@ class _Fields:
             body = value.strip()
             if "\n" in body or "\r" in body:
                 body = _NEWLINES_RE.sub(" ", body)
-            kept = not _TEX_RE.search(body) or (
-                _braces_ok(body) and not UNSAFE_TEX_RE.search(body)  # no \input, \write, \def…
-            )
+            kept = not _TEX_RE.search(body) or (_braces_ok(body) and tex_allowed(body, self.defined))
+            if not kept and _braces_ok(body):
+                commands = ", ".join(disallowed(body, self.defined))
+                self.warn(f"field {name!r}: TeX {commands} is not allowed in output; written as text")
             self.values[name] = "{" + (body if kept else _safe(self.encode(body))) + "}"
         else:
             self.values[name] = "{" + _safe(self.encode(value)) + "}"
@@ -327,10 +324,10 @@ _SHORT = 200
 
 
 @lru_cache(maxsize=8192)
-def _encode_short(text: str, ascii_only: bool) -> tuple[str, tuple[str, ...]]:
+def _encode_short(text: str, ascii_only: bool, defined: frozenset[str]) -> tuple[str, tuple[str, ...]]:
     """:func:`latex.encode` of a short value, with the warnings it gave (replayed at each use)."""
     warnings: list[str] = []
-    return latex.encode(text, ascii=ascii_only, warn=warnings.append), tuple(warnings)
+    return latex.encode(text, ascii=ascii_only, warn=warnings.append, allowed=defined), tuple(warnings)
 
 
 @lru_cache(maxsize=8192)
@@ -346,13 +343,22 @@ def _name_tex(name: Name, ascii_only: bool, extended: bool) -> tuple[str, tuple[
     return format_bibtex_name(name, encode_plain, extended=extended), tuple(warnings)
 
 
-def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = "  ") -> str:
-    """One entry (with the ``@preamble``/``@comment`` blocks kept around it) as BibTeX text."""
+def entry_text(
+    record: Record, dialect: str, ctx: WriteContext, indent: str = "  ", defined: set[str] | None = None
+) -> str:
+    """One entry (with the ``@preamble``/``@comment`` blocks kept around it) as BibTeX text.
+
+    ``defined`` collects the commands the kept ``@preamble`` blocks written so far define (fields
+    may use them); pass the same set for every entry of a file.
+    """
     ascii_only = bool(ctx.option("ascii"))
+    known = _defined_by_blocks(record, set() if defined is None else defined)
     extended = dialect == "biblatex"
 
+    where: list[str] = []  # the field being written, named in warnings
+
     def warn(message: str) -> None:
-        ctx.warn(message, record.id)
+        ctx.warn(f"{where[0]}: {message}" if where else message, record.id)
 
     def replay(found: tuple[str, tuple[str, ...]]) -> str:
         for message in found[1]:
@@ -361,16 +367,17 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
 
     def encode(text: str) -> str:
         if len(text) > _SHORT:
-            return latex.encode(text, ascii=ascii_only, warn=warn)
-        return replay(_encode_short(text, ascii_only))
+            return latex.encode(text, ascii=ascii_only, warn=warn, allowed=known)
+        return replay(_encode_short(text, ascii_only, known))
 
     def encode_plain(text: str) -> str:  # a name part: balanced on its own, as BibTeX splits names
         return _safe(encode(latex.escape_markup(text)))
 
     entry = entry_type_for(record, dialect)
     low = entry.lower()
-    fields = _Fields(encode, warn)
+    fields = _Fields(encode, warn, known)
     for var, people in record.names.items():
+        where[:] = [var]
         name = _NAME_VARS.get(var) or m.CSL_PREFIX + var
         listed = [replay(_name_tex(p, ascii_only, extended)) for p in people]
         fields.put(name, " and ".join(listed), tex=True)
@@ -379,10 +386,12 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
             fields.put(f"{name}affiliations", " and ".join(groups), tex=True)
     reads_as = read_type(record, entry)
     for var in number_order(record, reads_as):
+        where[:] = [var]
         value = record.fields[var]
         if var in ("title", "title-short"):
             name = "title" if var == "title" else "shorttitle"
-            tex = latex.encode(value, ascii=ascii_only, warn=warn)  # titles rarely repeat: not cached
+            # titles rarely repeat: not cached
+            tex = latex.encode(value, ascii=ascii_only, warn=warn, allowed=known)
             fields.put(name, _protect(_safe(tex)), tex=True)
         elif var in _VERBATIM_VARS:  # identifiers are kept as they are, not as rich text
             fields.put(_VERBATIM_VARS[var], value, raw=_braces_ok(value))
@@ -398,6 +407,7 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
                 fields.put(name, " \\par ".join(paragraphs), tex=True)
             else:
                 fields.put(name, value)
+    where.clear()
     _dates(record, fields, dialect, warn)
     if record.keywords:
         fields.put("keywords", ", ".join(record.keywords))
@@ -425,13 +435,24 @@ def entry_text(record: Record, dialect: str, ctx: WriteContext, indent: str = " 
     return "\n".join(out)
 
 
+def _defined_by_blocks(record: Record, defined: set[str]) -> frozenset[str]:
+    """``defined`` with the commands this record's kept ``@preamble`` blocks define added."""
+    for key in ("bibtex:before", "bibtex:after"):
+        blocks = record.extra.get(key) or []
+        for raw in blocks if isinstance(blocks, list) else [blocks]:
+            if isinstance(raw, str) and _PREAMBLE_RE.match(raw) and _block_ok(raw):
+                defined.update(preamble_commands(raw) or ())
+    return frozenset(defined)
+
+
 def _blocks(record: Record, key: str, warn: Callable[[str], None]) -> Iterable[str]:
     blocks = record.extra.get(key) or []
     for raw in blocks if isinstance(blocks, list) else [blocks]:
         if not _block_ok(raw):
             warn(f"a kept {key[7:]} block is not a single @preamble or @comment; not written")
-        elif _PREAMBLE_RE.match(raw) and _UNSAFE_PREAMBLE_RE.search(raw):
-            warn("a kept @preamble reads or writes files or runs programs; not written")
+        elif _PREAMBLE_RE.match(raw) and preamble_commands(raw) is None:
+            commands = ", ".join(disallowed(raw)) or "a redefinition"
+            warn(f"a kept @preamble holds TeX that is not allowed in output ({commands}); not written")
         else:
             yield raw.strip() + "\n"
 
@@ -449,8 +470,9 @@ class _Writer:
         indent = ctx.option("indent", 2)
         pad = " " * indent if isinstance(indent, int) else str(indent or "")
         first = True
+        defined: set[str] = set()
         for record in records:
-            text = entry_text(keys.assign(record), self.dialect, ctx, pad)
+            text = entry_text(keys.assign(record), self.dialect, ctx, pad, defined)
             stream.write(text if first else "\n" + text)
             first = False
 
