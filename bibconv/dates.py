@@ -24,13 +24,14 @@ from __future__ import annotations
 import calendar
 import re
 import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
-from bibconv.model import Date
+from bibconv.model import Date, valid_date_part
 
-__all__ = ["DATE_LOCALES", "parse_date", "search_date"]
+__all__ = ["DATE_LOCALES", "date_from_csl", "parse_date", "search_date"]
 
 DATE_LOCALES: tuple[str, ...] = (
     "en", "fr", "de", "es", "it", "pt", "nl", "ca", "gl", "eu", "sv", "da", "nb", "nn", "fi",
@@ -62,6 +63,13 @@ _TOKEN = re.compile(
     r"|(?P<sep>[\s,./;()\-–—])"
     r"|(?P<other>\S)"
 )
+# Season words (EDTF's 21-24 less 20) in the languages whose seasons are written before a year.
+_SEASON_WORDS = {
+    **dict.fromkeys(("spring", "printemps", "frühling", "frühjahr", "primavera", "lente", "vår"), 1),
+    **dict.fromkeys(("summer", "été", "sommer", "verano", "verão", "zomer"), 2),
+    **dict.fromkeys(("autumn", "fall", "automne", "herbst", "otoño", "autunno", "outono", "herfst"), 3),
+    **dict.fromkeys(("winter", "hiver", "invierno", "inverno", "vinter", "zima"), 4),
+}  # fmt: skip
 _SEARCH_TOKEN = re.compile(r"\d+|[^\W\d_]+(?:['’][^\W\d_]+)?\.?|[年월月日년일]")
 
 
@@ -185,6 +193,7 @@ def _words(text: str, lang: str | None) -> Date | None:
     year: int | None = None
     day: int | None = None
     months: list[tuple[int, str]] = []
+    seasons: list[int] = []
     for match in _TOKEN.finditer(text):
         if match.group("sep"):
             continue
@@ -203,10 +212,16 @@ def _words(text: str, lang: str | None) -> Date | None:
         month = _month(word, lang)
         if month is not None:
             months.append((month, _norm(word)))
+        elif _norm(word) in _SEASON_WORDS:
+            seasons.append(_SEASON_WORDS[_norm(word)])
         elif _norm(word) not in _names().weekdays and _norm(word) not in _FILLERS:
             return None
     if len(months) > 1:  # "mar. 20 avril": a weekday abbreviation that is also a month name
         months = [m for m in months if m[1] not in _names().weekdays]
+    if seasons:  # "Autumn 2017": EDTF's season 23
+        if year is None or months or day is not None or len(seasons) > 1:
+            return None
+        return _build(year) and Date(parts=((year, 20 + seasons[0]),))
     if year is None or len(months) > 1 or (day is not None and not months):
         return None
     return _build(year, months[0][0] if months else None, day)
@@ -224,6 +239,8 @@ def parse_date(text: str, lang: str | None = None) -> Date | None:
     ((2021, 6, 17),)
     >>> parse_date("December 2025").parts
     ((2025, 12),)
+    >>> parse_date("Autumn 2017").parts, parse_date("printemps 2020").season_name
+    (((2017, 23),), 'Spring')
     """
     cleaned = unicodedata.normalize("NFC", text).replace("\u00a0", " ").replace("\u202f", " ").strip()
     if not cleaned or len(cleaned) > 80:
@@ -267,3 +284,75 @@ def search_date(text: str, lang: str | None = None) -> tuple[Date, int, int] | N
             if found is not None and found.month is not None:
                 return found, begin, finish
     return None
+
+
+_CSL_SEASON_MONTHS = range(13, 17)
+"""citeproc-js and Better BibTeX write seasons as months 13-16 in CSL-JSON ``date-parts``."""
+
+
+def date_from_csl(data: Mapping[str, Any] | str) -> Date:
+    """A CSL-JSON date object (or an EDTF string) as a :class:`Date`.
+
+    Parts may be strings or numbers; a month of 13-16 (citeproc-js, Better BibTeX) or 21-24
+    (EDTF) is a season; a zero month or day is none. ``raw`` is read as EDTF, else as a written
+    date (``Autumn 2017``, ``20 April 2026``). Parts that are not a date (``[[2017, 99]]``) are
+    kept as literal text (``2017-99``), which the CSL-JSON reader reports.
+
+    >>> date_from_csl({"date-parts": [["2017", 15], ["2018", 21]]}).to_edtf()
+    '2017-23/2018-21'
+    >>> date_from_csl({"raw": "Autumn 2017"}).parts, date_from_csl({"date-parts": [[2017, 99]]}).literal
+    (((2017, 23),), '2017-99')
+    """
+    if isinstance(data, str):
+        return Date.from_edtf(data)
+    raw_parts = data.get("date-parts") or []
+    season = data.get("season")
+    season_text = str(season) if season not in (None, "") else None
+    circa = bool(data.get("circa")) and str(data.get("circa")).lower() not in ("0", "false")
+    literal = str(data["literal"]) if data.get("literal") not in (None, "") else None
+    parts = _csl_parts(raw_parts)
+    if parts is None:
+        return Date(literal=literal or _parts_text(raw_parts) or None, season=season_text)
+    if not parts and data.get("raw"):
+        parsed = _raw_date(str(data["raw"]))
+        return replace(parsed, season=season_text or parsed.season, circa=circa or parsed.circa)
+    return Date(parts=tuple(parts), season=season_text, circa=circa, literal=literal)
+
+
+def _csl_parts(raw_parts: Any) -> list[tuple[int, ...]] | None:
+    """The parts of CSL ``date-parts``, seasons as months 21-24; ``None`` when they are not a date."""
+    if not isinstance(raw_parts, (list, tuple)) or len(raw_parts) > 2:
+        return None
+    parts: list[tuple[int, ...]] = []
+    for part in raw_parts:
+        if not isinstance(part, (list, tuple)):
+            return None
+        try:
+            numbers = [int(str(n).strip()) for n in part if str(n).strip() != ""]
+        except ValueError:
+            return None
+        while len(numbers) > 1 and numbers[-1] == 0:  # Zotero's [2017, 0, 0]: no month, no day
+            numbers.pop()
+        if len(numbers) == 2 and numbers[1] in _CSL_SEASON_MONTHS:
+            numbers[1] += 8
+        if not numbers:
+            continue
+        if not valid_date_part(tuple(numbers)):
+            return None
+        parts.append(tuple(numbers))
+    return parts
+
+
+def _parts_text(raw_parts: Any) -> str:
+    """Date parts that are not a date, as text (``2017-99``, ``2017-02-45/2018``)."""
+    if not isinstance(raw_parts, (list, tuple)):
+        return str(raw_parts)
+    return "/".join(
+        "-".join(str(n) for n in p) if isinstance(p, (list, tuple)) else str(p) for p in raw_parts
+    )
+
+
+def _raw_date(text: str) -> Date:
+    """A CSL ``raw`` date: EDTF, else a date written out (``Autumn 2017``, ``April 20, 2026``)."""
+    parsed = Date.from_edtf(text)
+    return parsed if parsed.literal is None else parse_date(text) or parsed

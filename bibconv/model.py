@@ -193,23 +193,54 @@ class Name:
         )
 
 
-_SEASONS = {"spring": 1, "summer": 2, "autumn": 3, "fall": 3, "winter": 4}
+SEASON_NAMES = ("Spring", "Summer", "Autumn", "Winter")
+"""Seasons in EDTF's order: a month of ``21`` + index in :attr:`Date.parts` is that season."""
+_SEASON_WORDS = {"spring": 1, "summer": 2, "autumn": 3, "fall": 3, "winter": 4}
 _EDTF = re.compile(r"^(-?\d{1,4})(?:-(\d{2})(?:-(\d{2}))?)?$")
 
 
 _TWO_DIGITS = tuple(f"{n:02d}" for n in range(100))
 
 
+def valid_date_part(part: tuple[int, ...]) -> bool:
+    """A year; a month (1-12) or an EDTF season (21-24); a day (1-31) after a month."""
+    size = len(part)
+    if size == 1:
+        return True
+    if size == 2:
+        return 1 <= part[1] <= 12 or 21 <= part[1] <= 24
+    return size == 3 and 1 <= part[1] <= 12 and 1 <= part[2] <= 31
+
+
+def season_number(text: str | int | None) -> int | None:
+    """1-4 for a season CSL's ``season`` may hold (``3``, ``"3"``, ``"Autumn"``, ``"fall"``), else ``None``.
+
+    >>> season_number("Fall"), season_number(2), season_number("Christmas")
+    (3, 2, None)
+    """
+    if text is None:
+        return None
+    word = str(text).strip().lower()
+    if word in ("1", "2", "3", "4"):
+        return int(word)
+    return _SEASON_WORDS.get(word)
+
+
 @dataclass(frozen=True, slots=True)
 class Date:
     """A date as CSL date parts: one date ``((2003, 7),)`` or a range ``((2003,), (2005,))``.
 
-    Text that cannot be parsed is kept verbatim in ``literal`` and never guessed.
+    A month of 21-24 is a season (EDTF's spring, summer, autumn, winter: ``((2017, 23),)`` is
+    autumn 2017); ``season`` keeps CSL's ``season`` variable as given; a range's end of year 0
+    (``((2014,), (0,))``) is open. Text that cannot be parsed is kept verbatim in ``literal`` and
+    never guessed.
 
     >>> Date.from_edtf("2026-04-20").parts
     ((2026, 4, 20),)
     >>> Date.from_edtf("2003/2005").to_edtf()
     '2003/2005'
+    >>> Date.from_csl({"date-parts": [[2017, 15]]}).parts, Date.from_edtf("2017-23").season_name
+    (((2017, 23),), 'Autumn')
     """
 
     parts: tuple[tuple[int, ...], ...] = ()
@@ -218,8 +249,9 @@ class Date:
     literal: str | None = None
 
     def __post_init__(self) -> None:
-        if len(self.parts) > 2 or any(not 1 <= len(p) <= 3 for p in self.parts):
-            raise ValueError(f"bad date parts {self.parts!r}")
+        parts = self.parts
+        if len(parts) > 2 or not all(len(p) == 1 or valid_date_part(p) for p in parts):
+            raise ValueError(f"bad date parts {parts!r}")
 
     @property
     def year(self) -> int | None:
@@ -227,11 +259,34 @@ class Date:
 
     @property
     def month(self) -> int | None:
-        return self.parts[0][1] if self.parts and len(self.parts[0]) > 1 else None
+        """The month (1-12) of the first date; ``None`` for none or a season."""
+        if self.parts and len(self.parts[0]) > 1 and self.parts[0][1] <= 12:
+            return self.parts[0][1]
+        return None
 
     @property
     def day(self) -> int | None:
         return self.parts[0][2] if self.parts and len(self.parts[0]) > 2 else None
+
+    @property
+    def season_number(self) -> int | None:
+        """1-4 for the first date's season: a month of 21-24, else the ``season`` variable."""
+        if self.parts and len(self.parts[0]) == 2 and self.parts[0][1] > 20:
+            return self.parts[0][1] - 20
+        return season_number(self.season)
+
+    @property
+    def season_name(self) -> str | None:
+        """``Spring``, ``Summer``, ``Autumn``, ``Winter``, or the ``season`` variable's own text."""
+        number = self.season_number
+        return SEASON_NAMES[number - 1] if number else self.season
+
+    def with_season_in_parts(self) -> Date:
+        """The ``season`` variable of a one-year date moved into its parts (2017 + autumn: ``2017-23``)."""
+        number = season_number(self.season)
+        if number is None or len(self.parts) != 1 or len(self.parts[0]) != 1:
+            return self
+        return Date(parts=((self.parts[0][0], 20 + number),), circa=self.circa, literal=self.literal)
 
     @staticmethod
     def _part_to_edtf(part: tuple[int, ...]) -> str:
@@ -247,7 +302,8 @@ class Date:
         return text + "".join(f"-{n:02d}" for n in rest)
 
     def to_edtf(self) -> str | None:
-        """EDTF text (``2003-07``, ``2003/2005``), or ``None`` for a literal-only date."""
+        """EDTF text (``2003-07``, ``2003/2005``, ``2017-23`` for autumn 2017), or ``None`` for a
+        literal-only date."""
         parts = self.parts
         if not parts:
             return None
@@ -258,7 +314,7 @@ class Date:
 
     @classmethod
     def from_edtf(cls, text: str) -> Date:
-        """Parse an ISO/EDTF date or range; anything else becomes a literal date."""
+        """Parse an ISO/EDTF date or range (seasons 21-24, open ends); anything else is a literal date."""
         stripped = text.strip()
         circa = stripped.endswith("~")
         body = stripped.rstrip("~?%")
@@ -266,9 +322,10 @@ class Date:
         body = re.sub(r"[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$", "", body)
         parts: list[tuple[int, ...]] = []
         pieces = body.split("/") if body else []
+        open_ends = ("", "..")
         for piece in pieces:
-            if piece == "" and len(pieces) == 2 and any(pieces):  # an open end: CSL's year 0
-                parts.append((0,))
+            if piece in open_ends and len(pieces) == 2 and not all(p in open_ends for p in pieces):
+                parts.append((0,))  # an open or unknown end (``2014/``, ``2014/..``): CSL's year 0
                 continue
             match = _EDTF.match(piece)
             if not match:
@@ -276,9 +333,7 @@ class Date:
             numbers = tuple(int(g) for g in match.groups() if g is not None)
             if numbers[0] <= 0:  # EDTF counts astronomically (0000 is 1 BC); CSL has no year 0
                 numbers = (numbers[0] - 1, *numbers[1:])
-            if len(numbers) > 1 and not 1 <= numbers[1] <= 12:
-                return cls(literal=stripped)
-            if len(numbers) > 2 and not 1 <= numbers[2] <= 31:
+            if not valid_date_part(numbers):
                 return cls(literal=stripped)
             parts.append(numbers)
         if not parts or len(parts) > 2:
@@ -286,10 +341,12 @@ class Date:
         return cls(parts=tuple(parts), circa=circa)
 
     def to_csl(self) -> dict[str, Any]:
-        """The CSL-JSON date object."""
+        """The CSL-JSON date object; a season is written as month 13-16, as citeproc-js reads it."""
         out: dict[str, Any] = {}
         if self.parts:
-            out["date-parts"] = [list(p) for p in self.parts]
+            out["date-parts"] = [
+                [p[0], p[1] - 8] if len(p) == 2 and p[1] > 20 else list(p) for p in self.parts
+            ]
         if self.season:
             out["season"] = self.season
         if self.circa:
@@ -300,37 +357,10 @@ class Date:
 
     @classmethod
     def from_csl(cls, data: Mapping[str, Any] | str) -> Date:
-        """Read a CSL-JSON date object (string or number parts, ``raw``, ``literal``) or an EDTF string."""
-        if isinstance(data, str):
-            return cls.from_edtf(data)
-        raw_parts = data.get("date-parts") or []
-        parts: list[tuple[int, ...]] = []
-        try:
-            for part in raw_parts:
-                numbers = tuple(int(str(n).strip()) for n in part if str(n).strip() != "")
-                if numbers:
-                    parts.append(numbers)
-        except (TypeError, ValueError):
-            parts = []
-            literal = data.get("literal") or " ".join(
-                "-".join(str(n) for n in p) for p in raw_parts if isinstance(p, list)
-            )
-            return cls(literal=str(literal) or None)
-        season = data.get("season")
-        circa = bool(data.get("circa")) and str(data.get("circa")).lower() not in ("0", "false")
-        literal = data.get("literal")
-        if not parts and data.get("raw"):
-            parsed = cls.from_edtf(str(data["raw"]))
-            return replace(parsed, season=str(season) if season else None, circa=circa or parsed.circa)
-        try:
-            return cls(
-                parts=tuple(parts[:2]),
-                season=str(season) if season not in (None, "") else None,
-                circa=circa,
-                literal=str(literal) if literal else None,
-            )
-        except ValueError:
-            return cls(literal=str(literal or raw_parts))
+        """Read a CSL-JSON date object or an EDTF string (see :func:`bibconv.dates.date_from_csl`)."""
+        from bibconv.dates import date_from_csl
+
+        return date_from_csl(data)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,10 +11,10 @@ here; the README's table "What each format keeps" says the same in words.
   ``csl-<variable>`` fields), names (a particle that is not lowercase joins the family in classic
   BibTeX, a dropping particle becomes BibTeX's ``von``), affiliations (``<field>affiliations``), the
   arXiv block (``eprint``… and ``arxiv*`` fields; a URL to the preprint is the block's own), dates
-  without seasons (and without circa on ranges), keywords (split at commas and semicolons),
-  paragraphs of abstracts and notes only (other white space is TeX's), ``bibtex:*`` extras. Text is
-  TeX: a ``nocase`` span protects only capitals. The record type is what the entry type reads back
-  as (classic BibTeX writes many types as ``@misc``).
+  (EDTF seasons ``2017-23``; a season beside a month or day is dropped, so is circa on a range),
+  keywords (split at commas and semicolons), paragraphs of abstracts and notes only (other white
+  space is TeX's), ``bibtex:*`` extras. Text is TeX: a ``nocase`` span protects only capitals. The
+  record type is what the entry type reads back as (classic BibTeX writes many types as ``@misc``).
 * **ris** keeps the tags of :mod:`bibconv.formats.ris.table`: no markup (plain text), one line per
   value (abstract paragraphs and note lines apart), names ``Last, First, Suffix`` (a dropping
   particle joins the given names, a capitalised one the family), affiliations only as untied ``AD``
@@ -212,19 +212,22 @@ def _bibtex_name(name: Name, dialect: str) -> Name:
 
 
 def _edtf(date: Date) -> Date:
-    """A date written as EDTF and read back: no season, no literal beside the parts."""
+    """A date written as EDTF and read back: no season but in the parts, no literal beside the parts."""
     text = date.to_edtf() or date.literal
     return Date.from_edtf(text) if text else Date()
 
 
 def _bibtex_dates(record: Record) -> dict[str, Date]:
     """``issued`` as ``year``/``month``/``day`` or ``date`` (a literal in ``year``), the others as EDTF
-    (``urldate``… or ``csl-<variable>``); no season, no circa on a range."""
+    (``urldate``… or ``csl-<variable>``); seasons in the parts only (a year's season goes there), no
+    circa on a range."""
     dates: dict[str, Date] = {}
     for var, date in record.dates.items():
+        date = date.with_season_in_parts()
         if var != "issued":
             dates[var] = _edtf(date)
-        elif date.parts:
+            continue
+        if date.parts:
             dates[var] = Date(parts=date.parts, circa=date.circa and len(date.parts) == 1)
         elif date.literal:  # a literal ``issued`` goes to ``year``; digits alone read back as a year
             dates[var] = Date.from_edtf(_squash(date.literal))

@@ -256,6 +256,7 @@ def number_field(var: str, record_type: str) -> str | None:
 def _dates(record: Record, fields: _Fields, dialect: str, warn: Callable[[str], None]) -> None:
     issued = record.dates.get("issued")
     if issued is not None:
+        issued = issued.with_season_in_parts()  # EDTF holds the season of a year (2017-23)
         if issued.season:
             warn(f"season {issued.season!r} of the date is not written")
         if not issued.parts:
@@ -267,6 +268,7 @@ def _dates(record: Record, fields: _Fields, dialect: str, warn: Callable[[str], 
     for var, date in record.dates.items():
         if var == "issued":
             continue
+        date = date.with_season_in_parts()
         name = _DATE_VARS.get(var) if date.parts else None  # biblatex reads EDTF dates only
         text = date.to_edtf() or date.literal
         if text:
@@ -274,16 +276,18 @@ def _dates(record: Record, fields: _Fields, dialect: str, warn: Callable[[str], 
 
 
 def _bibtex_date(issued: Date, fields: _Fields) -> None:
+    """``year``, ``month`` and ``day``; ranges, circa and seasons also in EDTF ``date`` (biblatex's)."""
     first = issued.parts[0]
-    if len(issued.parts) == 2 and len(first) == 1 and len(issued.parts[1]) == 1 and not issued.circa:
+    end = issued.parts[-1]
+    if len(issued.parts) == 2 and len(first) == 1 and len(end) == 1 and end[0] and not issued.circa:
         fields.put("year", f"{first[0]}--{issued.parts[1][0]}", raw=True)
         return
     fields.put("year", str(first[0]), raw=True)
-    if len(first) > 1:
-        fields.put("month", m.MONTHS[first[1] - 1], macro=True)
+    if issued.month is not None:
+        fields.put("month", m.MONTHS[issued.month - 1], macro=True)
     if len(first) > 2:
         fields.put("day", str(first[2]), raw=True)
-    if len(issued.parts) == 2 or issued.circa:
+    if len(issued.parts) == 2 or issued.circa or issued.season_number:
         fields.put("date", issued.to_edtf() or "", raw=True)
 
 

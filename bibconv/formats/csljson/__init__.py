@@ -60,6 +60,13 @@ _KINDS: dict[str, str] = {
     **dict.fromkeys(csl.NAME_VARS, "name"),
     **dict.fromkeys(("id", "type", "custom"), "skip"),
 }
+_CORE_KEYS = frozenset(
+    {"title", "container-title", "abstract", "DOI", "URL", "ISBN", "ISSN", "page", "volume", "publisher"}
+    | set(csl.NAME_VARS)
+    | set(csl.DATE_VARS)
+)
+"""Besides ``id`` and a CSL ``type``, the keys that make a JSON object a CSL item."""
+_KEY = re.compile(r'"([A-Za-z][A-Za-z-]*)"\s*:\s*("[^"]*")?')
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#38;": "&", "&#60;": "<", "&#62;": ">"}
 
 
@@ -150,12 +157,41 @@ def _plain_name(family: str | None, given: str | None) -> Name:
     return Name(family=family, given=given)
 
 
+def is_csl_item(item: Mapping[str, Any]) -> bool:
+    """Whether ``item`` is a CSL item: it has an ``id``, a CSL ``type``, a title, names or dates.
+
+    >>> is_csl_item({"title": "T"}), is_csl_item({"name": "left-pad", "version": "1.3.0"})
+    (True, False)
+    """
+    return "id" in item or item.get("type") in csl.TYPES or not _CORE_KEYS.isdisjoint(item)
+
+
+def _not_an_item(item: Mapping[str, Any]) -> str:
+    keys = ", ".join(repr(k) for k in list(item)[:5]) + (", …" if len(item) > 5 else "")
+    return (
+        "not a CSL-JSON item: expected an object with an 'id', a CSL 'type' or CSL variables"
+        f" ('title', 'author', 'issued'…); found {keys or 'an empty object'}"
+    )
+
+
+def _bad_date_note(var: str, value: Mapping[str, Any], date: Date) -> str:
+    parts = json.dumps(value.get("date-parts"))
+    kept = f"kept as the literal {date.literal!r}" if date.literal else "dropped"
+    return (
+        f"{var!r}: date-parts {parts} are not a date (months 1-12, seasons 13-16 or 21-24, days 1-31); {kept}"
+    )
+
+
 def record_from_csl(
     item: Mapping[str, Any], ctx: ReadContext | None = None, index: int | None = None, line: int | None = None
 ) -> Record:
-    """Build a record from one CSL-JSON item (item ``index``, at ``line``); ``ValueError`` if malformed."""
+    """Build a record from one CSL-JSON item (item ``index``, at ``line``); ``ValueError`` if malformed
+    or not a CSL item (:func:`is_csl_item`)."""
     if not isinstance(item, Mapping):
         raise ValueError("an item must be a JSON object")
+    if not is_csl_item(item):
+        raise ValueError(_not_an_item(item))
+    notes: list[str] = []
     fields: dict[str, str] = {}
     names: dict[str, tuple[Name, ...]] = {}
     dates: dict[str, Date] = {}
@@ -174,7 +210,10 @@ def record_from_csl(
         elif kind == "date":
             if not isinstance(value, (Mapping, str, int)):
                 raise ValueError(f"{key!r} must be a date object")
-            dates[key] = Date.from_csl(value if not isinstance(value, int) else str(value))
+            date = Date.from_csl(value if not isinstance(value, int) else str(value))
+            if not date.parts and isinstance(value, Mapping) and value.get("date-parts"):
+                notes.append(_bad_date_note(key, value, date))
+            dates[key] = date
         elif kind == "skip":
             continue
         elif kind == "keyword":
@@ -220,6 +259,9 @@ def record_from_csl(
     elif raw_id not in (None, "") and str(raw_id) != key:
         extra[_CSL_ID_KEY] = str(raw_id)
     span = ctx.span(line, index=index) if ctx else None
+    if ctx is not None:
+        for note in notes:
+            ctx.warn(note, line, key, index=index)
     return Record(
         type=record_type,
         id=key,
@@ -432,12 +474,18 @@ class CslJsonReader:
 
     @staticmethod
     def sniff(head: str) -> float:
+        """JSON whose head holds CSL items' keys (``id``, a CSL ``type``, ``title``, ``author``…);
+        an empty array; JSON without them is not CSL-JSON."""
         text = head.lstrip()
         if not text.startswith(("[", "{")):
             return 0.0
-        if '"type"' in text and ('"id"' in text or '"title"' in text):
+        keys = {m.group(1): m.group(2) for m in _KEY.finditer(text)}
+        csl_type = (keys.get("type") or '""')[1:-1] in csl.TYPES
+        if csl_type and ("id" in keys or "title" in keys):
             return 0.9
-        return 0.3 if text.startswith("[") and (text[1:].lstrip()[:1] in ("{", "]")) else 0.1
+        if "id" in keys or csl_type or not _CORE_KEYS.isdisjoint(keys):
+            return 0.3 if text.startswith("[") else 0.2
+        return 0.3 if text[1:].lstrip().startswith("]") else 0.0
 
     def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
         text = open_text(stream, ctx)

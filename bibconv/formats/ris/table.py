@@ -440,13 +440,15 @@ def format_date(date: Date, info: str | None = None) -> tuple[str | None, str | 
     ('2019', '2019/05/24/')
     >>> format_date(Date(parts=((1998,),), season="Spring"))
     ('1998', '1998///Spring')
+    >>> format_date(Date(parts=((2017, 23),)))  # a season in the parts (EDTF 2017-23) as its name
+    ('2017', '2017///Autumn')
     """
     if not date.parts:
         text = " ".join(t for t in (date.literal, date.season, info) if t)
         return None, (f"///{text}" if text else None)
     year, month, day = date.year, date.month, date.day
     year_text = f"{year:04d}" if year is not None and year >= 0 else f"-{abs(year or 0):04d}"
-    other = " ".join(t for t in (date.season, info) if t)
+    other = " ".join(t for t in (date.season_name, info) if t)
     if month is None and not other:
         return year_text, None
     month_text = f"{month:02d}" if month else ""
