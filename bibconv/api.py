@@ -1,8 +1,10 @@
 """The library surface: read, iterate, write, convert, detect.
 
-Sources may be a path (``str`` naming an existing file, or ``os.PathLike``), the
-text itself (``str`` with a newline, or that names no file), ``bytes``, a binary or
-text file object (an HTTP response body works), or an iterable of lines.
+Sources may be a path (``os.PathLike``, or a ``str`` that is not text), the text itself,
+``bytes``, a binary or text file object (an HTTP response body works), or an iterable of lines.
+A ``str`` is text when it is empty, holds a line break, or starts (after white space) with
+``{``, ``[``, ``@``, ``<`` or ``%`` (JSON, BibTeX, XML or HTML); any other ``str`` names a
+file, and a file that does not exist is a :class:`~bibconv.errors.ReadError` naming it.
 """
 
 from __future__ import annotations
@@ -56,15 +58,29 @@ class _IterStream(io.RawIOBase):
         return n
 
 
+_TEXT_STARTS = ("{", "[", "@", "<", "%")
+
+
 def _is_path(source: object) -> bool:
+    """Whether ``source`` names a file (see the module's docstring for what a ``str`` is)."""
     if isinstance(source, os.PathLike):
         return True
-    if isinstance(source, str) and source and "\n" not in source and len(source) < 4096:
-        try:
-            return Path(source).is_file()
-        except OSError:
-            return False
-    return False
+    if not isinstance(source, str) or not source or "\n" in source or "\r" in source:
+        return False
+    return not source.lstrip().startswith(_TEXT_STARTS)
+
+
+def _open_path(path: str) -> IO[bytes]:
+    """The file at ``path``, opened for reading; a :class:`ReadError` naming it when it cannot be."""
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        problem = "no such file"
+    except IsADirectoryError:
+        problem = "is a directory, not a file"
+    except OSError as exc:
+        problem = f"cannot open: {exc.strerror or exc}"
+    raise ReadError(problem, SourceSpan(path)) from None
 
 
 @contextmanager
@@ -74,11 +90,7 @@ def open_source(source: Source) -> Iterator[tuple[IO[bytes], str | None]]:
         yield sys.stdin.buffer, "<stdin>"
     elif _is_path(source):
         path = os.fspath(source)  # type: ignore[arg-type]
-        try:
-            handle = open(path, "rb")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise ReadError(f"cannot open: {exc.strerror}", SourceSpan(path)) from None
-        with handle:
+        with _open_path(path) as handle:
             yield handle, path
     elif isinstance(source, str):
         yield io.BytesIO(source.encode("utf-8")), None
@@ -112,9 +124,19 @@ def _sniffed(stream: IO[bytes], filename: str | None, format: str | None) -> tup
         except FormatError:
             pass
     head = stream.read(HEAD_SIZE)
-    return detect_format(
-        filename=None if filename == "<stdin>" else filename, head=decode_head(head)
-    ), chain_head(head, stream)
+    text = decode_head(head)
+    named = None if filename == "<stdin>" else filename
+    try:
+        return detect_format(filename=named, head=text), chain_head(head, stream)
+    except FormatError as exc:
+        if text.lstrip().startswith(("{", "[")) and "could be" not in str(exc):
+            where = f" {named}" if named else " the input"
+            raise FormatError(
+                f"cannot tell the format of{where}: it is JSON, but holds no CSL-JSON items (objects with"
+                " an 'id', a CSL 'type' or CSL variables such as 'title', 'author', 'issued') and no arXiv"
+                " metadata lines; pass --from FORMAT"
+            ) from None
+        raise
 
 
 def detect(source: Source) -> str:

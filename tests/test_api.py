@@ -111,7 +111,7 @@ def test_convert_text() -> None:
 def test_detect() -> None:
     assert bibconv.detect(SAMPLE) == "csljson"
     with pytest.raises(FormatError, match="pass --from FORMAT"):
-        bibconv.detect("plain words, nothing else")
+        bibconv.detect(b"plain words, nothing else")
 
 
 def test_unknown_format_names_the_known_ones() -> None:
