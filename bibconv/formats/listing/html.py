@@ -154,11 +154,12 @@ def page_of(tree: Any, ctx: ReadContext) -> sites.Page:
 
 
 def _site_entries(page: sites.Page, reader: sites.SiteReader, ctx: ReadContext) -> Iterator[_Found]:
+    locate = sites.Locator()
     for item in reader.read(page, ctx):
         entry = item.entry
         if entry.arxiv is not None and entry.record_type == "article":
             arxiv_pages.finish(entry, entry.arxiv, ctx)
-        yield _Found(entry, reader.name, item.where, item.names)
+        yield _Found(entry, reader.name, locate(item), item.names)
 
 
 def _entries(tree: Any, ctx: ReadContext) -> Iterator[_Found]:

@@ -26,6 +26,7 @@ __all__ = [
     "MODULES",
     "Finding",
     "Item",
+    "Locator",
     "Page",
     "SiteReader",
     "claiming",
@@ -33,7 +34,6 @@ __all__ = [
     "person",
     "readers",
     "site",
-    "where",
     "without_final_period",
 ]
 
@@ -87,10 +87,13 @@ class Page:
 
 @dataclass
 class Item:
-    """One paper a site reader found: the entry, where it was, and names in roles besides author."""
+    """One paper a site reader found: the entry, the element it was read from (``None`` for
+    JSON), a note on where inside it (``DailyPapers paper 3``), and names in roles besides author.
+    """
 
     entry: Entry
-    where: str
+    node: Any
+    detail: str = ""
     names: dict[str, tuple[Name, ...]] = field(default_factory=dict)
 
 
@@ -145,28 +148,54 @@ def explain(page: Page, ctx: ReadContext) -> list[Finding]:
     return findings
 
 
-def where(node: Any) -> str:
-    """A short locator for ``node``: ``li#conf/aaai/PeelC15``, ``div.gs_r[3]`` under the nearest id."""
-    node_id = node.attributes.get("id")
-    if node_id:
-        return f"{node.tag}#{node_id}"
-    for key in _KEY_ATTRIBUTES:
-        value = node.attributes.get(key)
-        if value:
-            return f"{node.tag}[{key}={value}]"
-    classes: list[str] = (node.attributes.get("class") or "").split()[:2]
-    label = str(node.tag) + "".join(f".{c}" for c in classes)
-    parent = node.parent
-    if parent is not None:
-        same = [c for c in parent.iter() if c.tag == node.tag]
-        if len(same) > 1:
-            label += f"[{next(i for i, c in enumerate(same, 1) if c.mem_id == node.mem_id)}]"
-    ancestor = parent
-    while ancestor is not None and ancestor.tag not in ("body", "html"):
-        if ancestor.attributes.get("id"):
-            return f"{ancestor.tag}#{ancestor.attributes['id']} {label}"
-        ancestor = ancestor.parent
-    return label
+class Locator:
+    """Short locators for a page's elements: ``li#conf/aaai/PeelC15``, ``div.gs_r[3]`` under the
+    nearest id; an element's position among its like siblings is counted once per parent.
+    """
+
+    def __init__(self) -> None:
+        self._positions: dict[int, dict[int, int]] = {}
+
+    def _position(self, node: Any) -> int | None:
+        parent = node.parent
+        if parent is None:
+            return None
+        positions = self._positions.get(parent.mem_id)
+        if positions is None:
+            counts: dict[str, int] = {}
+            positions = {}
+            for child in parent.iter():
+                counts[child.tag] = counts.get(child.tag, 0) + 1
+                positions[child.mem_id] = counts[child.tag]
+            positions[-1] = max(counts.values(), default=0)
+            self._positions[parent.mem_id] = positions
+        return positions.get(node.mem_id) if positions[-1] > 1 else None
+
+    def __call__(self, item: Item) -> str:
+        node = item.node
+        if node is None:
+            return item.detail
+        return f"{self._label(node)} {item.detail}".strip()
+
+    def _label(self, node: Any) -> str:
+        node_id = node.attributes.get("id")
+        if node_id:
+            return f"{node.tag}#{node_id}"
+        for key in _KEY_ATTRIBUTES:
+            value = node.attributes.get(key)
+            if value:
+                return f"{node.tag}[{key}={value}]"
+        classes: list[str] = (node.attributes.get("class") or "").split()[:2]
+        label = str(node.tag) + "".join(f".{c}" for c in classes)
+        position = self._position(node)
+        if position is not None:
+            label += f"[{position}]"
+        ancestor = node.parent
+        while ancestor is not None and ancestor.tag not in ("body", "html"):
+            if ancestor.attributes.get("id"):
+                return f"{ancestor.tag}#{ancestor.attributes['id']} {label}"
+            ancestor = ancestor.parent
+        return label
 
 
 _KEY_ATTRIBUTES = ("data-id", "data-paperid", "data-key", "data-cid", "data-did")

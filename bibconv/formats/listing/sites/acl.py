@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, person, site, where
+from bibconv.formats.listing.sites import Item, Page, person, site
 from bibconv.model import Date, Name
 from bibconv.registry import ReadContext
 
@@ -107,7 +107,7 @@ def _row(tree: Any, row: Any, base: str, heading: tuple[Date | None, str | None]
     if anthology_id:
         entry.extra["acl:anthology_id"] = anthology_id
     entry.abstract = _abstract(tree, row)
-    return Item(entry, where(row), roles)
+    return Item(entry, row, names=roles)
 
 
 @site

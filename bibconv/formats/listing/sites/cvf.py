@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, person, site, where
+from bibconv.formats.listing.sites import Item, Page, person, site
 from bibconv.model import Arxiv, Date, Record
 from bibconv.registry import ReadContext
 
@@ -74,7 +74,7 @@ def _paper(dt: Any, dds: list[Any], base: str, year: Date | None, ctx: ReadConte
                 entry.fields[key] = bib.fields[key]
         entry.extra.update({k: v for k, v in bib.extra.items() if k == "bibtex:key"})
     _links(entry, dds, base)
-    return Item(entry, where(dt))
+    return Item(entry, dt)
 
 
 @site

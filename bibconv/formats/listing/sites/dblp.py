@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from bibconv.dates import parse_date
 from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, person, site, where, without_final_period
+from bibconv.formats.listing.sites import Item, Page, person, site, without_final_period
 from bibconv.model import Arxiv, Date, Name
 from bibconv.registry import ReadContext
 
@@ -124,7 +124,7 @@ def _entry(node: Any, base: str | None, year: Date | None) -> Item | None:
     key = node.attributes.get("data-key") or node.attributes.get("id")
     if key and "/" in key:
         entry.extra["dblp:key"] = key
-    return Item(entry, where(node), {k: v for k, v in names.items() if v})
+    return Item(entry, node, names={k: v for k, v in names.items() if v})
 
 
 def _page_year(tree: Any) -> Date | None:

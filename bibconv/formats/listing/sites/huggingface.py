@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from bibconv.dates import parse_date
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import text_of
-from bibconv.formats.listing.sites import Item, Page, person, site, where
+from bibconv.formats.listing.sites import Item, Page, person, site
 from bibconv.model import Arxiv
 from bibconv.registry import ReadContext
 
@@ -81,7 +81,7 @@ class HuggingFacePapers:
             for index, paper in enumerate(_papers(_props(node))):
                 entry = _entry(paper)
                 if entry is not None:
-                    items.append(Item(entry, f"{where(node)} {component} paper {index}"))
+                    items.append(Item(entry, node, f"{component} paper {index}"))
         return items
 
 

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from bibconv.formats.listing.common import Entry, authors_from_text
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, person, site, where
+from bibconv.formats.listing.sites import Item, Page, person, site
 from bibconv.model import Date
 from bibconv.registry import ReadContext
 
@@ -52,7 +52,7 @@ def _paper(node: Any, base: str | None, volume: str | None, year: Date | None) -
     track = next((t for c, t in _TRACKS.items() if c in (node.attributes.get("class") or "")), None)
     if track:
         entry.fields["section"] = track
-    return Item(entry, where(node))
+    return Item(entry, node)
 
 
 @site

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from bibconv.dates import parse_date
 from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, person, site, where
+from bibconv.formats.listing.sites import Item, Page, person, site
 from bibconv.model import Date
 from bibconv.registry import ReadContext
 
@@ -64,7 +64,7 @@ def _note(node: Any, base: str) -> Item | None:
     pdf = node.css_first("a[href*='/pdf?id=']")
     if pdf is not None and (pdf_url := absolute(pdf.attributes.get("href"), base)):
         entry.extra["html:pdf_url"] = pdf_url
-    return Item(entry, where(node))
+    return Item(entry, node)
 
 
 def _value(content: dict[str, Any], key: str) -> Any:
@@ -102,7 +102,7 @@ def _json_notes(page: Page) -> list[Item]:
 
             day = datetime.fromtimestamp(stamp / 1000, timezone.utc)
             entry.issued = Date(parts=((day.year, day.month, day.day),))
-        items.append(Item(entry, f"script#__NEXT_DATA__ notes[{index}]"))
+        items.append(Item(entry, None, f"script#__NEXT_DATA__ notes[{index}]"))
     return items
 
 

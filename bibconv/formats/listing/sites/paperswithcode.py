@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from bibconv.dates import parse_date
 from bibconv.formats.listing.common import TRUNCATED_NOTE, Entry
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, person, site, where
+from bibconv.formats.listing.sites import Item, Page, person, site
 from bibconv.registry import ReadContext
 
 __all__ = ["PapersWithCode"]
@@ -42,7 +42,7 @@ def _card(node: Any, base: str) -> Item | None:
     code = node.css_first(".item-github-link a[href], a[href*='github.com']")
     if code is not None and (code_url := absolute(code.attributes.get("href"), base)):
         entry.extra["html:code_url"] = code_url
-    return Item(entry, where(node))
+    return Item(entry, node)
 
 
 @site

@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from bibconv.dates import search_date
 from bibconv.formats.listing.common import Entry, authors_from_text
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, site, where
+from bibconv.formats.listing.sites import Item, Page, site
 from bibconv.model import Date
 from bibconv.registry import ReadContext
 
@@ -29,9 +28,6 @@ _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 def _heading_date(tree: Any) -> Date | None:
     """The conference dates of the volume heading (``Volume 202: …, 23-29 July 2023, Honolulu``)."""
     heading = text_of(tree.css_first("h1"))
-    found = search_date(heading)
-    if found is not None:
-        return Date(parts=(found[0].parts[0][:1],))
     year = _YEAR.search(heading)
     return Date(parts=((int(year.group(1)),),)) if year else None
 
@@ -64,7 +60,7 @@ def _paper(node: Any, base: str | None, year: Date | None) -> Item | None:
             entry.extra["html:supplement_url"] = href
         elif "openreview.net" in href:
             entry.extra["html:openreview_url"] = href
-    return Item(entry, where(node))
+    return Item(entry, node)
 
 
 @site

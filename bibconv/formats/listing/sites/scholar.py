@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from bibconv.formats.listing.common import Entry, authors_from_text, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, site, where
+from bibconv.formats.listing.sites import Item, Page, site
 from bibconv.model import Arxiv, Date
 from bibconv.registry import ReadContext
 
@@ -127,7 +127,7 @@ def _result(node: Any, base: str) -> Item | None:
     cluster = node.attributes.get("data-cid")
     if cluster:
         entry.extra["scholar:cluster"] = cluster
-    return Item(entry, where(node))
+    return Item(entry, node)
 
 
 def _cited_by(entry: Entry, links: list[Any]) -> None:
@@ -155,7 +155,7 @@ def _row(node: Any, base: str) -> Item | None:
         if not _arxiv_venue(entry, venue):
             _venue(entry, venue)
     _cited_by(entry, node.css("td.gsc_a_c a"))
-    return Item(entry, where(node))
+    return Item(entry, node)
 
 
 def _arxiv_venue(entry: Entry, venue: str) -> bool:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from bibconv.dates import parse_date
 from bibconv.formats.listing.common import Entry, authors_from_text
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, person, site, where
+from bibconv.formats.listing.sites import Item, Page, person, site
 from bibconv.model import Arxiv, Date
 from bibconv.registry import ReadContext
 
@@ -68,7 +68,7 @@ def _row(node: Any, page: Page) -> Item | None:
             entry.doi = doi.group(1)
         elif found and entry.arxiv is None:
             entry.arxiv = Arxiv(id=found[0], version=found[1])
-    return Item(entry, where(node))
+    return Item(entry, node)
 
 
 @site
