@@ -17,7 +17,6 @@ import bibconv
 from bibconv.errors import Diagnostic
 from bibconv.formats.listing import html as html_reader
 from bibconv.formats.listing import sites
-from bibconv.formats.listing.dom import decode_html, parse
 from bibconv.formats.listing.sites import scholar
 from bibconv.model import Record
 from bibconv.registry import ReadContext
@@ -56,8 +55,7 @@ def _read(path: Path) -> tuple[list[Record], list[Diagnostic]]:
 
 
 def _page(path: Path) -> sites.Page:
-    ctx = ReadContext(str(path), strict=False)
-    return html_reader.page_of(parse(decode_html(path.read_bytes(), ctx)), ctx)
+    return html_reader.load_page(path.read_bytes(), ReadContext(str(path), strict=False))
 
 
 def _check_page(path: Path, reader: str, count: int) -> list[Record]:
@@ -105,11 +103,13 @@ def test_dblp_person_page_fields() -> None:
     assert (santago.given, santago.family, santago.suffix) == ("Peter", "Santago", "II")
 
 
-def test_explain_names_the_claiming_site_reader() -> None:
-    path = require_shared("corpus", "html-wild", "dblp_person_clauset_2017.html")
-    findings = sites.explain(_page(path), ReadContext(str(path)))
-    assert [f for f in findings if f.claimed] == [sites.Finding("dblp", True, 31)]
-    assert {f.reader for f in findings} >= {"dblp", "google-scholar"}
+def test_explain_names_the_one_claiming_site_reader_and_its_count() -> None:
+    pages = [(require_shared("corpus", *n.split("/")), *SHARED[n]) for n in sorted(SHARED)]
+    pages += [(OWN_PAGES / n, *FIXTURE_PAGES[n]) for n in sorted(FIXTURE_PAGES)]
+    for path, reader, count in pages:
+        findings = sites.explain(_page(path), ReadContext(str(path)))
+        assert [f for f in findings if f.claimed] == [sites.Finding(reader, True, count)], path.name
+        assert [f.reader for f in findings] == [r.name for r in sites.readers()]
 
 
 def test_site_readers_do_not_claim_other_pages() -> None:

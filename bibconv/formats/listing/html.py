@@ -37,7 +37,7 @@ from bibconv.formats.listing.dom import absolute, clean, decode_html, parse
 from bibconv.model import Name, Record
 from bibconv.registry import ReadContext, register
 
-__all__ = ["HtmlListingReader", "page_of"]
+__all__ = ["HtmlListingReader", "load_page", "page_of"]
 
 _LIMIT = 64 << 20
 
@@ -162,9 +162,17 @@ def _site_entries(page: sites.Page, reader: sites.SiteReader, ctx: ReadContext) 
         yield _Found(entry, reader.name, locate(item), item.names)
 
 
-def _entries(tree: Any, ctx: ReadContext) -> Iterator[_Found]:
-    page = page_of(tree, ctx)
-    metas, base, lang = page.metas, page.base, page.lang
+def load_page(data: bytes, ctx: ReadContext) -> sites.Page:
+    """The page as the readers see it: decoded, parsed (a bare run of table rows as a table), cleaned.
+
+    ``bibconv detect --explain`` asks :func:`bibconv.formats.listing.sites.explain` about it.
+    Raises ``ValueError`` or ``RuntimeError`` when the page cannot be parsed.
+    """
+    return page_of(parse(_as_document(decode_html(data, ctx))), ctx)
+
+
+def _entries(page: sites.Page, ctx: ReadContext) -> Iterator[_Found]:
+    tree, metas, base, lang = page.tree, page.metas, page.base, page.lang
     scripts = [text for attrs, text in page.scripts if attrs.get("type") == "application/ld+json"]
     if arxiv_pages.is_list(tree):
         yield from (_Found(e, "arxiv-list") for e in arxiv_pages.list_entries(tree, ctx))
@@ -227,12 +235,12 @@ class HtmlListingReader:
             ctx.warn("the page is empty: no records")
             return
         try:
-            tree = parse(_as_document(decode_html(data, ctx)))
+            page = load_page(data, ctx)
         except (ValueError, RuntimeError) as exc:
             ctx.fail(ParseError(f"cannot parse the page as HTML: {exc}", ctx.span(1)))
             return
         count = 0
-        for count, found in enumerate(_entries(tree, ctx), 1):
+        for count, found in enumerate(_entries(page, ctx), 1):
             span = replace(ctx.span(index=count - 1), reader=found.reader, where=found.where)
             record = found.entry.to_record(span)
             yield replace(record, names={**record.names, **found.names}) if found.names else record
