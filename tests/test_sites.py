@@ -46,6 +46,8 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "own_huggingface_daily_2023-07-19.html": ("huggingface-papers", 2),
     "own_paperswithcode_latest.html": ("paperswithcode", 2),
     "own_semanticscholar_search.html": ("semantic-scholar", 2),
+    "own_icml2019_schedule.html": ("ml-conference-site", 2),
+    "own_iclr2023_virtual_papers.html": ("ml-conference-site", 3),
 }
 
 

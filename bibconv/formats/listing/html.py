@@ -181,8 +181,9 @@ def _entries(page: sites.Page, ctx: ReadContext) -> Iterator[_Found]:
         yield from (_Found(e, "arxiv-search") for e in arxiv_pages.search_entries(tree, ctx))
         return
     reader = sites.claiming(page)
-    if reader is not None:
-        yield from _site_entries(page, reader, ctx)
+    found = list(_site_entries(page, reader, ctx)) if reader is not None else []
+    if found:  # a site reader that finds nothing leaves the page to the readers below
+        yield from found
         return
     items = _structured_items(tree, scripts, base, ctx)
     single = _single(tree, metas, items, base, ctx)

@@ -48,6 +48,7 @@ MODULES = (
     "huggingface",
     "paperswithcode",
     "semanticscholar",
+    "mlconf",
 )
 """The site modules, in the order they are asked (a module imported registers its reader)."""
 
