@@ -34,6 +34,7 @@ PUBLIC = {
     "WriteError",
     "__version__",
     "convert",
+    "convert_files",
     "detect",
     "format",
     "from_bibtexparser",
