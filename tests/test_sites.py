@@ -48,6 +48,8 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "own_semanticscholar_search.html": ("semantic-scholar", 2),
     "own_icml2019_schedule.html": ("ml-conference-site", 2),
     "own_iclr2023_virtual_papers.html": ("ml-conference-site", 3),
+    "own_dblp_person_modern.html": ("dblp", 8),
+    "own_dblp_venue_toc.html": ("dblp", 4),
 }
 
 
@@ -212,3 +214,42 @@ def test_json_and_control_hints_are_read() -> None:
         "10.18653/v1/2020.emnlp-main.550",
         "2004.04906",
     )
+
+
+def test_dblp_every_entry_kind_of_the_current_layout() -> None:
+    records, _ = _read(OWN_PAGES / "own_dblp_person_modern.html")
+    kinds = ["article", "article-journal", "book", "paper-conference", "book", "chapter", "thesis", "article"]
+    assert [r.type for r in records] == kinds
+    assert [(n.given, n.family) for n in records[1].names["author"]] == [
+        ("Wei", "Wang"),
+        ("Lena", "Hartmann"),
+        ("Jörg", "Müller"),
+    ]
+    assert records[0].arxiv is not None
+    assert records[0].arxiv.id == "2305.14314"  # from arXiv's DOI
+    proceedings = records[2]
+    assert [n.family for n in proceedings.names["editor"]] == ["Hartmann", "García"]
+    assert "author" not in proceedings.names
+    assert (proceedings.fields["collection-title"], proceedings.fields["collection-number"]) == (
+        "CEUR Workshop Proceedings",
+        "3412",
+    )
+    assert records[4].fields["number-of-pages"] == "310"
+    assert (records[6].fields["publisher"], records[6].fields["genre"]) == (
+        "University of Trier, Germany",
+        "PhD thesis",
+    )
+    assert records[7].fields["title"] == "What is a Good Split? Or, How Trees See Data"
+    assert [r.dates["issued"].parts[0][0] for r in records] == [
+        2023,
+        2023,
+        2023,
+        2021,
+        2021,
+        2021,
+        2019,
+        2019,
+    ]
+    toc, _ = _read(OWN_PAGES / "own_dblp_venue_toc.html")
+    assert {r.fields["container-title"] for r in toc[1:]} == {proceedings.fields["title"]}
+    assert [r.dates["issued"].parts for r in toc] == [((2023,),)] * 4

@@ -6,8 +6,10 @@ Each ``li.entry`` of a ``ul.publ-list`` is one publication; its class says the k
 names (``itemprop=author``/``editor``; DBLP's disambiguation number ``0001`` is dropped),
 the title (``span.title``; DBLP closes every title with a period, which is dropped), the
 venue, volume, issue, pages and year. ``li.year`` headings give the year of the entries
-below them when an entry shows none; on a venue page the year of the proceedings volume
-does. The electronic-edition links give the DOI, the arXiv id and the URL.
+below them when an entry shows none; on a venue page the year in its heading does, and the
+volume the page opens with (an editorship) is the venue of the papers after it. A book's
+``pp. 1-310`` is its page count, a thesis's school the text between title and year. The
+electronic-edition links give the DOI, the arXiv id (also from arXiv's own DOI) and the URL.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ _KINDS = {
 _NUMBER = re.compile(r"\s+\d{4}$")
 _DOI_LINK = re.compile(r"^https?://(?:dx\.)?doi\.(?:org|acm\.org)/(10\.\S+)$", re.IGNORECASE)
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+_ARXIV_DOI = re.compile(r"^10\.48550/arXiv\.(\d{4}\.\d{4,5})$", re.IGNORECASE)
+_WHOLE_BOOK = re.compile(r"^(?:pp\.\s*)?1\s*-\s*(\d+)$")
+_THESES = frozenset({"phdthesis", "mastersthesis"})
 
 
 def _name(node: Any) -> Name | None:
@@ -53,9 +58,12 @@ def _names(data: Any, role: str) -> tuple[Name, ...]:
     return tuple(n for n in found if n is not None)
 
 
+def _classes(node: Any) -> list[str]:
+    return (node.attributes.get("class") or "").split()
+
+
 def _kind(node: Any) -> str:
-    classes = (node.attributes.get("class") or "").split()
-    return next((c for c in classes if c in _KINDS), "informal")
+    return next((c for c in _classes(node) if c in _KINDS), "informal")
 
 
 def _first(data: Any, selector: str) -> str | None:
@@ -97,12 +105,34 @@ def _links(node: Any, entry: Entry, base: str | None) -> None:
             continue
         doi = _DOI_LINK.match(href)
         found = parse_arxiv_id(href, bare=False) if "arxiv.org/" in href else None
-        if doi and entry.doi is None:
+        arxiv_doi = _ARXIV_DOI.match(doi.group(1)) if doi else None
+        if arxiv_doi and entry.arxiv is None:
+            entry.arxiv = Arxiv(id=arxiv_doi.group(1))
+        elif doi and entry.doi is None:
             entry.doi = doi.group(1)
         elif found and entry.arxiv is None:
             entry.arxiv = Arxiv(id=found[0], version=found[1])
         elif entry.url is None and not doi and not found:
             entry.url = href
+
+
+def _kind_fields(kind: str, data: Any, title: Any, entry: Entry) -> None:
+    """A book's series and page count, a thesis's school and kind (the text between title and year)."""
+    if kind in ("editor", "book") and "container-title" in entry.fields:
+        entry.fields["collection-title"] = entry.fields.pop("container-title")
+        if "volume" in entry.fields:
+            entry.fields["collection-number"] = entry.fields.pop("volume")
+    whole = _WHOLE_BOOK.match(entry.fields.get("page", ""))
+    if kind == "book" and whole:
+        entry.fields["number-of-pages"] = whole.group(1)
+        del entry.fields["page"]
+    if kind in _THESES:
+        text = text_of(data)
+        rest = text[text.find(text_of(title)) + len(text_of(title)) :]
+        school = re.sub(r",?\s*(?:1[89]|20)\d\d\s*$", "", rest).strip(" ,.")
+        if school:
+            entry.fields["publisher"] = school
+        entry.fields["genre"] = "PhD thesis" if kind == "phdthesis" else "Master's thesis"
 
 
 def _entry(node: Any, base: str | None, year: Date | None) -> Item | None:
@@ -120,6 +150,7 @@ def _entry(node: Any, base: str | None, year: Date | None) -> Item | None:
     published = _first(data, "[itemprop=datePublished]")
     entry.issued = (parse_date(published) if published else None) or year
     _venue(data, entry)
+    _kind_fields(kind, data, title, entry)
     _links(node, entry, base)
     key = node.attributes.get("data-key") or node.attributes.get("id")
     if key and "/" in key:
@@ -147,12 +178,22 @@ class Dblp:
         return page.on(*_HOSTS) or "dblp" in markers.lower()
 
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:
+        items = self._items(page)
+        person_page = page.tree.css_first(".this-person") is not None
+        proceedings = items[0] if items and _kind(items[0].node) == "editor" and not person_page else None
+        if proceedings is not None:  # a venue page: its papers are in the volume it opens with
+            for item in items:
+                if item is not proceedings and "container-title" not in item.entry.fields:
+                    item.entry.fields["container-title"] = proceedings.entry.title
+        return items
+
+    def _items(self, page: Page) -> list[Item]:
         items: list[Item] = []
         page_year = _page_year(page.tree)
         for publ_list in page.tree.css("ul.publ-list"):
             year: Date | None = page_year
             for node in publ_list.iter():
-                classes = (node.attributes.get("class") or "").split()
+                classes = _classes(node)
                 if "year" in classes:
                     found = _YEAR.search(text_of(node))
                     year = Date(parts=((int(found.group(1)),),)) if found else page_year
