@@ -40,10 +40,6 @@ FORMATS = ("csljson", "bibtex", "biblatex", "ris")
 
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
 _BREAKS = re.compile(r"\s*[\r\n\u2028\u2029\x85\x0b\x0c]+\s*")
-_KEY_UNSAFE = re.compile(r"[\s,{}()\"#%=\\']")
-_BIBTEX_VERBATIM = {"URL", "DOI", "ISBN", "ISSN", "PMID", "PMCID"}
-_BIBTEX_EXTRA_NAME = re.compile(r"^[A-Za-z_][\w.:+-]*$")
-_BIBTEX_RESERVED = {"bibtex:entrytype", "bibtex:before", "bibtex:after"}
 _RIS_PAGES = re.compile(r"\s*([^\s,–—-]+)\s*(?:-{1,3}|[–—])\s*([^\s,–—-]+)\s*")
 _NOCASE = re.compile(r'<span class="nocase">((?:(?!<span)[^<]|<(?!/?span)[^>]*>)*?)</span>')
 _RIS_TAG = re.compile(r"[A-Z][A-Z0-9]")
@@ -123,7 +119,6 @@ def _csl_name(name: Name) -> Name:
 
 
 def _bibtex(record: Record, dialect: str) -> Record:
-    from bibconv import csl
     from bibconv.formats.bibtex import table as m
     from bibconv.formats.bibtex.fields import unprotect
     from bibconv.formats.bibtex.write import entry_type_for, read_type
@@ -132,15 +127,18 @@ def _bibtex(record: Record, dialect: str) -> Record:
     entry = written.lower()
     record_type = read_type(record, entry)
     preprint = record.arxiv is not None and record_type == "article"
+    rows = m.writes_for(dialect, entry)
     fields: dict[str, str] = {}
     for var, value in record.fields.items():  # every variable has a field (``csl-<variable>`` at least)
-        if var in _BIBTEX_VERBATIM:
+        row = None if var in m.NUMBER_VARIABLES else rows.get(var)
+        kind = row.kind if row is not None else m.own_kind(var)
+        if kind == "verbatim":
             fields[var] = value.strip()
-        elif var in csl.VERBATIM_VARS:  # plain text
+        elif kind == "plain":
             fields[var] = _squash(value)
-        elif var in ("title", "title-short"):  # a one-word nocase the writer's case protection adds anyway
+        elif kind == "title":  # a one-word nocase the writer's case protection adds anyway
             fields[var] = unprotect(_tex(value))
-        elif var in ("abstract", "note"):  # paragraphs are kept (``\par``)
+        elif kind == "paragraphs":  # paragraphs are kept (``\par``)
             fields[var] = "\n".join(p for p in map(_tex, value.split("\n")) if p)
         else:
             fields[var] = _tex(value)
@@ -157,8 +155,8 @@ def _bibtex(record: Record, dialect: str) -> Record:
         k: _squash(str(v))
         for k, v in record.extra.items()
         if k.startswith("bibtex:")
-        and k not in _BIBTEX_RESERVED
-        and _BIBTEX_EXTRA_NAME.match(k[7:])
+        and k not in m.RESERVED_EXTRAS
+        and m.extra_field_ok(k[7:])
         and isinstance(v, (str, int, float))
         and k[7:] not in m.ARXIV_FIELDS
     }
@@ -171,7 +169,7 @@ def _bibtex(record: Record, dialect: str) -> Record:
         )
     return record.replace(
         type=record_type,
-        id=_KEY_UNSAFE.sub("_", record.id or ""),
+        id=m.safe_key(record.id or ""),
         fields=fields,
         names=_names(record, record.names, lambda n: _bibtex_name(n, dialect)),
         dates=_bibtex_dates(record),

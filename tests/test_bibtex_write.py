@@ -375,8 +375,8 @@ _TITLE_TEXT = st.lists(
 def test_title_protection_without_groups_is_protect_case(text: str) -> None:
     """A title of no brace group (and no ``\\$``) skips the word-by-word comparison: same result."""
     from bibconv import latex
-    from bibconv.formats.bibtex.write import _protect, _protect_pieces, _safe
+    from bibconv.formats.bibtex.safety import _protect_pieces, protect, safe
 
-    for tex in (text, _safe(latex.encode(text))):
+    for tex in (text, safe(latex.encode(text))):
         if "{" not in tex and "\\$" not in tex:
-            assert _protect(tex) == _protect_pieces(tex, latex.protect_case(tex))
+            assert protect(tex) == _protect_pieces(tex, latex.protect_case(tex))

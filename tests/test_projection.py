@@ -280,3 +280,14 @@ def test_projection_is_idempotent(record: Record, target: str) -> None:
 def test_unknown_format_has_no_projection() -> None:
     with pytest.raises(ValueError, match="no projection"):
         project(Record(), "html")
+
+
+def test_a_key_bibtex_cannot_hold_is_written_and_projected_alike() -> None:
+    """One key rule: ``a^b`` (``^^5c`` spells a backslash in TeX) is written as ``a_b``, and
+    ``project`` says so too."""
+    record = Record(type="book", id="a^b", fields={"title": "T"})
+    for dialect in ("bibtex", "biblatex"):
+        text = bibconv.write([record], dialect) or ""
+        assert text.startswith("@book{a_b,")
+        (again,) = bibconv.read(text, "bibtex")
+        assert again.id == "a_b" == project(record, dialect).id

@@ -15,7 +15,6 @@ so on reading a one-word ``{Word}`` group that protection would have added anywa
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -26,10 +25,8 @@ from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.names import split_bibtex_names
 from bibconv.registry import ReadContext
 
-__all__ = ["PREPRINT_TYPES", "VERBATIM_FIELDS", "build_record", "decode", "unprotect", "verbatim"]
+__all__ = ["PREPRINT_TYPES", "build_record", "decode", "unprotect", "verbatim"]
 
-VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "isbn", "issn", "pmid", "pmcid"})
-TITLE_FIELDS = frozenset({"title", "shorttitle"})
 PREPRINT_TYPES = frozenset({"misc", "online", "unpublished", "electronic", "www", "preprint"})
 _ARXIV_FIELDS = ("eprint", "archiveprefix", "eprinttype", "primaryclass", "eprintclass")
 _SEARCH_FIELDS = ("doi", "url", "number", "journal", "journaltitle", "howpublished", "note")
@@ -301,117 +298,130 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
     record_type = m.csl_type(entry)
     if entry not in m.TYPE_TO_CSL:
         ctx.warn(f"unknown entry type @{entry_type} read as {record_type!r}", line, key or None)
-
-    def warn(message: str) -> None:
-        ctx.warn(message, line, key or None)
-
     arxiv, used, preprint, classes = (
         _arxiv(fields, entry) if _may_be_arxiv(fields) else (None, set(), False, None)
     )
     if preprint:
         record_type = "article"
-    out: dict[str, str] = {}
-    names: dict[str, tuple[Name, ...]] = {}
-    dates: dict[str, Date] = {}
-    extra: dict[str, object] = {"bibtex:primaryclass": classes} if classes else {}
-    keywords: tuple[str, ...] = ()
-    issued = _issued(fields, used, extra)
+    got = _Read(ctx, line, key or None, {"bibtex:primaryclass": classes} if classes else {})
+    issued = _issued(fields, used, got.extra)
     if issued is not None:
-        dates["issued"] = issued
-    number_var = m.NUMBER_BY_TYPE.get(record_type, "number")
-    container = _container_field(entry, fields)
-    publisher_field = _publisher_field(entry, fields)
-    affiliations: dict[str, str] = {}
-    for name, raw in fields.items():
-        if name in used:
-            continue
-        variable: str | None = None
-        if name.endswith("affiliations") and name[:-12] in fields and _name_var(name[:-12]):
-            affiliations[name] = raw
-            continue
-        own = _CSL_VARS.get(name[len(m.CSL_PREFIX) :]) if name.startswith(m.CSL_PREFIX) else None
-        if own in csl.NAME_VARS and own not in names:
-            names[own] = tuple(split_bibtex_names(raw, warn=warn))
-            continue
-        if own in csl.DATE_VARS and own not in dates:
-            dates[own] = Date.from_edtf(verbatim(raw))
-            continue
-        if own is not None and csl.is_field(own):
-            variable = own
-        elif name in m.NAME_FIELDS:
-            var = m.NAME_FIELDS[name]
-            if var not in names:
-                people: Sequence[Name] = split_bibtex_names(raw, warn=warn)
-                names[var] = tuple(people)
-                continue
-        elif name in m.DATE_FIELDS:
-            var = m.DATE_FIELDS[name]
-            if var not in dates:
-                dates[var] = Date.from_edtf(verbatim(raw))
-                continue
-        elif name == "keywords":
-            keywords = tuple(k for k in _KEYWORD_SPLIT_RE.split(decode(raw)) if k)
-            continue
-        elif name == container:
-            variable = "container-title"
-        elif name == "number":
-            variable = number_var
-        elif name == "issue":
-            variable = "issue"
-        elif name == publisher_field:
-            variable = "publisher"
-        elif name == "howpublished" and "url" not in fields and _is_url(raw):
-            variable = "URL"
-        elif name in m.SIMPLE_FIELDS:
-            variable = m.SIMPLE_FIELDS[name]
-        if variable is not None and variable not in out:
-            if name in VERBATIM_FIELDS or variable == "URL":
-                out[variable] = verbatim(raw)
-            elif variable in csl.VERBATIM_VARS:  # plain text, never rich: a library's "A & B" stays "A & B"
-                out[variable] = plain(raw)
-            elif name in TITLE_FIELDS:
-                out[variable] = unprotect(decode(raw))
-            elif variable in ("abstract", "note") and "\\par" in raw:
-                out[variable] = "\n".join(p for p in map(decode, _paragraphs(raw)) if p)
-            else:
-                out[variable] = decode(raw)
-            continue
-        extra[f"bibtex:{name}"] = _NEWLINES_RE.sub(" ", raw).strip() if "\n" in raw else raw
-    for name, raw in affiliations.items():
-        var = _name_var(name[:-12]) or ""
-        people = names.get(var, ())
-        per_person = _affiliations(raw)
-        if len(per_person) != len(people):
-            warn(f"{name} lists {len(per_person)} persons, {var} {len(people)}; kept as bibtex:{name}")
-            extra[f"bibtex:{name}"] = raw
-            continue
-        names[var] = tuple(
-            replace(p, affiliation=a) if a else p for p, a in zip(people, per_person, strict=True)
-        )
-    if arxiv is not None:
-        out = without_implied(out, arxiv, record_type)
+        got.dates["issued"] = issued
+    got.read_fields(fields, used, m.read_plan(entry), m.NUMBER_BY_TYPE.get(record_type, "number"))
+    out = without_implied(got.fields, arxiv, record_type) if arxiv is not None else got.fields
     if not preprint and entry_type not in (
         m.entry_type(record_type, "bibtex"),
         m.entry_type(record_type, "biblatex"),
     ):
-        extra["bibtex:entrytype"] = entry_type
+        got.extra["bibtex:entrytype"] = entry_type
     return Record(
         type=record_type,
         id=key or None,
         fields=out,
-        names=names,
-        dates=dates,
-        keywords=keywords,
+        names=got.names,
+        dates=got.dates,
+        keywords=got.keywords,
         arxiv=arxiv,
-        extra=extra,
+        extra=got.extra,
         origin=ctx.span(line),
     )
 
 
+def _value(kind: str, raw: str) -> str:
+    """A field's value as the row's kind reads it (:data:`~bibconv.formats.bibtex.table.Kind`)."""
+    if kind == "verbatim":
+        return verbatim(raw)
+    if kind == "plain":  # plain text, never rich: a library's "A & B" stays "A & B"
+        return plain(raw)
+    if kind == "title":
+        return unprotect(decode(raw))
+    if kind == "paragraphs" and "\\par" in raw:
+        return "\n".join(p for p in map(decode, _paragraphs(raw)) if p)
+    return decode(raw)
+
+
+class _Read:
+    """What an entry's fields read as: variables, names, dates, keywords, and what is kept in extra."""
+
+    __slots__ = ("ctx", "dates", "extra", "fields", "keywords", "line", "names", "rid")
+
+    def __init__(self, ctx: ReadContext, line: int, rid: str | None, extra: dict[str, object]) -> None:
+        self.ctx, self.line, self.rid, self.extra = ctx, line, rid, extra
+        self.fields: dict[str, str] = {}
+        self.names: dict[str, tuple[Name, ...]] = {}
+        self.dates: dict[str, Date] = {}
+        self.keywords: tuple[str, ...] = ()
+
+    def warn(self, message: str) -> None:
+        self.ctx.warn(message, self.line, self.rid)
+
+    def read_fields(self, fields: dict[str, str], used: set[str], plan: m.ReadPlan, number_var: str) -> None:
+        """Each field not ``used`` by its row (the first present of several wins), else kept in extra."""
+        winners = plan.winners(fields) if plan.contested else {}
+        affiliations: dict[str, str] = {}
+        for name, raw in fields.items():
+            if name in used:
+                continue
+            if name.endswith("affiliations") and name[:-12] in fields and _name_var(name[:-12]):
+                affiliations[name] = raw
+            elif name == "keywords":
+                self.keywords = tuple(k for k in _KEYWORD_SPLIT_RE.split(decode(raw)) if k)
+            elif not self.read_field(name, raw, plan.fields.get(name), winners, number_var):
+                self.extra[f"bibtex:{name}"] = _NEWLINES_RE.sub(" ", raw).strip() if "\n" in raw else raw
+        for name, raw in affiliations.items():
+            self.affiliate(name, raw)
+
+    def read_field(
+        self, name: str, raw: str, row: m.Row | None, winners: dict[str, str | None], number_var: str
+    ) -> bool:
+        """Read one field through its row (or as bibconv's ``csl-<variable>``); False: keep it in extra."""
+        if row is None:
+            own = _CSL_VARS.get(name[len(m.CSL_PREFIX) :]) if name.startswith(m.CSL_PREFIX) else None
+            if own is None:
+                return False
+            kind: str = (
+                "names" if own in csl.NAME_VARS else "date" if own in csl.DATE_VARS else m.own_kind(own)
+            )
+            if kind not in ("names", "date") and not csl.is_field(own):
+                return False
+            variable = own
+        else:
+            if row.variable in winners and winners[row.variable] != name:
+                return False
+            kind, variable = row.kind, number_var if row.variable == "number" else row.variable
+        if kind == "names":
+            if variable in self.names:
+                return False
+            self.names[variable] = tuple(split_bibtex_names(raw, warn=self.warn))
+        elif kind == "date":
+            if variable in self.dates:
+                return False
+            self.dates[variable] = Date.from_edtf(verbatim(raw))
+        elif variable in self.fields:
+            return False
+        else:
+            self.fields[variable] = _value(kind, raw)
+        return True
+
+    def affiliate(self, name: str, raw: str) -> None:
+        """``<name field>affiliations``: each person's affiliations, when the counts agree."""
+        var = _name_var(name[:-12]) or ""
+        people = self.names.get(var, ())
+        per_person = _affiliations(raw)
+        if len(per_person) != len(people):
+            self.warn(f"{name} lists {len(per_person)} persons, {var} {len(people)}; kept as bibtex:{name}")
+            self.extra[f"bibtex:{name}"] = raw
+            return
+        self.names[var] = tuple(
+            replace(p, affiliation=a) if a else p for p, a in zip(people, per_person, strict=True)
+        )
+
+
 def _name_var(field: str) -> str | None:
     """The CSL name variable a field holds: ``author`` → author, ``csl-director`` → director."""
-    if field in m.NAME_FIELDS:
-        return m.NAME_FIELDS[field]
+    row = m.read_plan("").fields.get(field)
+    if row is not None and row.kind == "names":
+        return row.variable
     own = _CSL_VARS.get(field[len(m.CSL_PREFIX) :]) if field.startswith(m.CSL_PREFIX) else None
     return own if own in csl.NAME_VARS else None
 
@@ -420,28 +430,3 @@ def _may_be_arxiv(fields: dict[str, str]) -> bool:
     if "eprint" in fields or "abs/" in fields.get("volume", ""):
         return True
     return any("arxiv" in fields.get(name, "").lower() for name in _SEARCH_FIELDS)
-
-
-def _container_field(entry: str, fields: dict[str, str]) -> str | None:
-    """Which field holds the container title: the journal for articles, the booktitle for parts."""
-    if entry in m.JOURNAL_TYPES:
-        order: tuple[str, ...] = ("journaltitle", "journal", "booktitle")
-    else:
-        order = ("booktitle", "journaltitle", "journal")
-    return next((f for f in order if f in fields), None)
-
-
-def _publisher_field(entry: str, fields: dict[str, str]) -> str | None:
-    """Which field holds the publisher: ``school`` for theses, ``institution`` for reports."""
-    if entry in ("phdthesis", "mastersthesis", "thesis"):
-        order: tuple[str, ...] = ("school", "institution")
-    elif entry in ("techreport", "report"):
-        order = ("institution",)
-    else:
-        order = ("publisher",)
-    return next((f for f in order if f in fields), None)
-
-
-def _is_url(raw: str) -> bool:
-    text = verbatim(raw)
-    return " " not in text and text.startswith(("http://", "https://", "ftp://"))

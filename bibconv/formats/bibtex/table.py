@@ -1,196 +1,291 @@
-"""The BibTeX/biblatex ⇄ CSL table: entry types, fields, name fields, dates, month macros.
+"""The BibTeX/biblatex ⇄ CSL table: one :class:`Row` per field, entry types, dates, month macros.
 
-One declarative table serves both directions. Field names are lower case; the
-reader looks fields up here, the writers walk the same rows backwards. A field
-with no row is kept in ``extra`` as ``bibtex:<field>`` and written back verbatim.
+The reader, the writers and the projection all use these rows. A row names a field (lower case),
+the CSL variable it holds, the *kind* of value (how it is decoded, encoded and what survives the
+trip), the dialects that write it and the entry types it applies to. Both dialects read every row.
+A field with no row is kept in ``extra`` as ``bibtex:<field>`` and written back verbatim.
 
 Two dialects share the table: ``bibtex`` (classic ``.bst`` field names: ``journal``,
 ``address``, ``school``) and ``biblatex`` (``journaltitle``, ``location``,
-``institution``, ``date``). Both dialects' names are read whatever the file is.
+``institution``, ``date``).
+
+**Entry-type rows.** A row with ``entries`` replaces, for those entry types, the rows of its variable
+that have none: a thesis's publisher is its ``school`` (or ``institution``), never its ``publisher``.
+Where several rows hold one variable, the first whose field an entry has wins, in table order; the
+others are kept in ``extra``. For writing, each (dialect, entry type, variable) has at most one row,
+checked when this module is imported.
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from bibconv import csl
+from bibconv.formats.bibtex.types import (
+    BIBLATEX,
+    BIBLATEX_TYPES,
+    BIBTEX,
+    BIBTEX_TYPES,
+    BOTH,
+    DIALECTS,
+    TYPE_TO_CSL,
+    csl_type,
+    entry_type,
+)
 
 __all__ = [
     "ALIASES",
     "ARXIV_FIELDS",
     "BIBLATEX_TYPES",
     "BIBTEX_TYPES",
-    "CONTAINER_TITLE_FIELDS",
     "CSL_PREFIX",
-    "DATE_FIELDS",
     "FIELD_ORDER",
     "INHERIT_SKIP",
     "INHERIT_TITLES",
     "JOURNAL_TYPES",
     "MONTHS",
     "MONTH_MACROS",
-    "NAME_FIELDS",
     "NUMBER_BY_TYPE",
-    "PUBLISHER_FIELDS",
-    "SIMPLE_FIELDS",
+    "NUMBER_VARIABLES",
+    "RESERVED_EXTRAS",
+    "ROWS",
     "TYPE_TO_CSL",
+    "Kind",
+    "ReadPlan",
+    "Row",
     "csl_type",
     "entry_type",
-    "field_for",
+    "extra_field_ok",
     "inherit_renames",
+    "own_kind",
+    "read_plan",
+    "safe_key",
+    "write_row",
 ]
+
+Kind = Literal["rich", "plain", "verbatim", "title", "paragraphs", "pages", "names", "date"]
+"""How a value is read and written.
+
+``rich``: TeX ⇄ rich text. ``plain``: TeX ⇄ plain text (no markup; ``&`` stays ``&``). ``verbatim``:
+an identifier, written as it is (``\\url{}`` and ``\\_`` undone on reading). ``title``: rich text whose
+words are brace-protected against case changes. ``paragraphs``: rich text whose line breaks are
+``\\par``. ``pages``: rich text with ``--`` for a lone en dash. ``names``: a name list. ``date``: EDTF.
+"""
+
+NOWHERE: frozenset[str] = frozenset()
 
 
 def _words(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-# Entry type (lower case) -> CSL type, for reading. Unknown types read as "document".
-TYPE_TO_CSL: dict[str, str] = {
-    "article": "article-journal",
-    "book": "book",
-    "mvbook": "book",
-    "booklet": "pamphlet",
-    "inbook": "chapter",
-    "bookinbook": "chapter",
-    "suppbook": "chapter",
-    "incollection": "chapter",
-    "suppcollection": "chapter",
-    "collection": "book",
-    "mvcollection": "book",
-    "inproceedings": "paper-conference",
-    "conference": "paper-conference",
-    "proceedings": "book",
-    "mvproceedings": "book",
-    "reference": "book",
-    "mvreference": "book",
-    "inreference": "entry-encyclopedia",
-    "manual": "report",
-    "mastersthesis": "thesis",
-    "phdthesis": "thesis",
-    "thesis": "thesis",
-    "misc": "document",
-    "online": "webpage",
-    "electronic": "webpage",
-    "www": "webpage",
-    "report": "report",
-    "techreport": "report",
-    "unpublished": "manuscript",
-    "dataset": "dataset",
-    "software": "software",
-    "patent": "patent",
-    "periodical": "periodical",
-    "suppperiodical": "article-magazine",
-    "standard": "standard",
-    "artwork": "graphic",
-    "image": "graphic",
-    "audio": "song",
-    "music": "song",
-    "video": "motion_picture",
-    "movie": "motion_picture",
-    "performance": "performance",
-    "letter": "personal_communication",
-    "legislation": "legislation",
-    "legal": "legislation",
-    "jurisdiction": "legal_case",
-    "review": "review",
-    "set": "document",
-    "xdata": "document",
-}
+@dataclass(frozen=True)
+class Row:
+    """One field: the CSL variable it holds, how, in which dialects it is written, for which entries."""
 
-# Types each dialect knows (a kept source type outside these is mapped again).
-BIBTEX_TYPES: frozenset[str] = frozenset(
-    _words(
-        "article book booklet inbook incollection inproceedings conference manual mastersthesis phdthesis "
-        "misc proceedings techreport unpublished"
-    )
-)
-BIBLATEX_TYPES: frozenset[str] = frozenset(
-    _words(
-        "article book mvbook inbook bookinbook suppbook booklet collection mvcollection incollection "
-        "suppcollection dataset manual misc online patent periodical suppperiodical proceedings "
-        "mvproceedings inproceedings reference mvreference inreference report set software thesis "
-        "unpublished xdata artwork audio bibnote commentary image jurisdiction legislation legal letter "
-        "movie music performance review standard video conference electronic mastersthesis phdthesis "
-        "techreport www"
-    )
-)
+    field: str
+    variable: str
+    kind: Kind = "rich"
+    writes: frozenset[str] = BOTH
+    entries: frozenset[str] | None = None
+    accepts: Callable[[str], bool] | None = None
+    """A test of the raw value: a row that refuses its value does not read it (the field is kept)."""
 
-# CSL type -> (bibtex type, biblatex type), for writing.
-_CSL_TO_TYPE: dict[str, tuple[str, str]] = {
-    "article-journal": ("article", "article"),
-    "article": ("article", "article"),
-    "article-magazine": ("article", "article"),
-    "article-newspaper": ("article", "article"),
-    "book": ("book", "book"),
-    "chapter": ("incollection", "incollection"),
-    "paper-conference": ("inproceedings", "inproceedings"),
-    "pamphlet": ("booklet", "booklet"),
-    "thesis": ("phdthesis", "thesis"),
-    "report": ("techreport", "report"),
-    "manuscript": ("unpublished", "unpublished"),
-    "webpage": ("misc", "online"),
-    "post": ("misc", "online"),
-    "post-weblog": ("misc", "online"),
-    "dataset": ("misc", "dataset"),
-    "software": ("misc", "software"),
-    "patent": ("misc", "patent"),
-    "periodical": ("misc", "periodical"),
-    "standard": ("misc", "standard"),
-    "entry-encyclopedia": ("incollection", "inreference"),
-    "entry-dictionary": ("incollection", "inreference"),
-    "graphic": ("misc", "artwork"),
-    "song": ("misc", "audio"),
-    "motion_picture": ("misc", "video"),
-    "performance": ("misc", "performance"),
-    "personal_communication": ("misc", "letter"),
-    "legislation": ("misc", "legislation"),
-    "legal_case": ("misc", "jurisdiction"),
-    "review": ("article", "review"),
-    "review-book": ("article", "review"),
-    "collection": ("book", "collection"),
-}
 
-# Text and number fields that map one to one (either dialect's spelling reads).
-# field -> CSL variable; the first field listed for a variable is the one written
-# unless a dialect-specific spelling below overrides it.
-SIMPLE_FIELDS: dict[str, str] = {
-    "title": "title",
-    "shorttitle": "title-short",
-    "volume": "volume",
-    "pages": "page",
-    "edition": "edition",
-    "chapter": "chapter-number",
-    "series": "collection-title",
-    "doi": "DOI",
-    "url": "URL",
-    "isbn": "ISBN",
-    "issn": "ISSN",
-    "pmid": "PMID",
-    "pmcid": "PMCID",
-    "abstract": "abstract",
-    "note": "note",
-    "annote": "annote",
-    "annotation": "annote",
-    "language": "language",
-    "type": "genre",
-    "version": "version",
-    "eventtitle": "event-title",
-    "venue": "event-place",
-    "pagetotal": "number-of-pages",
-    "volumes": "number-of-volumes",
-    "part": "part",
-    "pubstate": "status",
-    "shortjournal": "container-title-short",
-    "issuetitle": "volume-title",
-    "origtitle": "original-title",
-    "origpublisher": "original-publisher",
-    "origlocation": "original-publisher-place",
-    "library": "call-number",
-    "address": "publisher-place",
-    "location": "publisher-place",
-}
+def _is_url(raw: str) -> bool:
+    """A ``howpublished`` that is only a URL (``\\url{…}`` or bare)."""
+    from bibconv.formats.bibtex.fields import verbatim
 
-# Fields holding the container title; booktitle for parts of books and proceedings.
-CONTAINER_TITLE_FIELDS: tuple[str, ...] = ("journal", "journaltitle", "booktitle")
+    text = verbatim(raw)
+    return " " not in text and text.startswith(("http://", "https://", "ftp://"))
+
+
 # Entry types whose container is a journal (``journal``/``journaltitle``); others use ``booktitle``.
-JOURNAL_TYPES: frozenset[str] = frozenset(["article", "periodical", "suppperiodical", "review"])
+JOURNAL_TYPES: frozenset[str] = frozenset(_words("article periodical suppperiodical review"))
+THESES: frozenset[str] = frozenset(_words("phdthesis mastersthesis thesis"))
+REPORTS: frozenset[str] = frozenset(_words("techreport report"))
+
+ROWS: tuple[Row, ...] = (
+    Row("title", "title", "title"),
+    Row("shorttitle", "title-short", "title"),
+    Row("author", "author", "names"),
+    Row("editor", "editor", "names"),
+    Row("translator", "translator", "names"),
+    Row("bookauthor", "container-author", "names"),
+    Row("journaltitle", "container-title", entries=JOURNAL_TYPES, writes=BIBLATEX),
+    Row("journal", "container-title", entries=JOURNAL_TYPES, writes=BIBTEX),
+    Row("booktitle", "container-title", entries=JOURNAL_TYPES, writes=NOWHERE),
+    Row("booktitle", "container-title"),
+    Row("journaltitle", "container-title", writes=NOWHERE),
+    Row("journal", "container-title", writes=NOWHERE),
+    Row("school", "publisher", entries=THESES, writes=BIBTEX),
+    Row("institution", "publisher", entries=THESES, writes=BIBLATEX),
+    Row("institution", "publisher", entries=REPORTS),
+    Row("publisher", "publisher"),
+    Row("address", "publisher-place", writes=BIBTEX),
+    Row("location", "publisher-place", writes=BIBLATEX),
+    Row("number", "number"),  # the issue of an article, the series number of a book: NUMBER_BY_TYPE
+    Row("issue", "issue"),
+    Row("volume", "volume"),
+    Row("pages", "page", "pages"),
+    Row("edition", "edition"),
+    Row("chapter", "chapter-number"),
+    Row("series", "collection-title"),
+    Row("doi", "DOI", "verbatim"),
+    Row("url", "URL", "verbatim"),
+    Row("howpublished", "URL", "verbatim", writes=NOWHERE, accepts=_is_url),
+    Row("isbn", "ISBN", "verbatim"),
+    Row("issn", "ISSN", "verbatim"),
+    Row("pmid", "PMID", "verbatim"),
+    Row("pmcid", "PMCID", "verbatim"),
+    Row("abstract", "abstract", "paragraphs"),
+    Row("note", "note", "paragraphs"),
+    Row("annote", "annote", writes=BIBTEX),
+    Row("annotation", "annote", writes=BIBLATEX),
+    Row("language", "language", "plain"),
+    Row("library", "call-number", "plain"),
+    Row("type", "genre"),
+    Row("version", "version"),
+    Row("eventtitle", "event-title"),
+    Row("venue", "event-place"),
+    Row("pagetotal", "number-of-pages"),
+    Row("volumes", "number-of-volumes"),
+    Row("part", "part"),
+    Row("pubstate", "status"),
+    Row("shortjournal", "container-title-short"),
+    Row("issuetitle", "volume-title"),
+    Row("origtitle", "original-title"),
+    Row("origpublisher", "original-publisher"),
+    Row("origlocation", "original-publisher-place"),
+    Row("date", "issued", "date"),  # with ``year``/``month``/``day``: the reader's and writers' own rules
+    Row("urldate", "accessed", "date"),
+    Row("eventdate", "event-date", "date"),
+    Row("origdate", "original-date", "date"),
+)
+
+
+def own_kind(variable: str) -> Kind:
+    """The kind of a variable in bibconv's own ``csl-<variable>`` field."""
+    if variable == "URL":
+        return "verbatim"
+    if variable in csl.VERBATIM_VARS:
+        return "plain"
+    return "paragraphs" if variable in ("abstract", "note") else "rich"
+
+
+def _applies(row: Row, entry: str, specific: set[str]) -> bool:
+    """Whether ``row`` holds its variable for ``entry`` (``specific``: variables with a row for it)."""
+    if row.entries is None:
+        return row.variable not in specific
+    return entry in row.entries
+
+
+@dataclass(frozen=True)
+class ReadPlan:
+    """The rows that read an entry type: field → row, and the variables several fields may hold."""
+
+    fields: dict[str, Row]
+    contested: dict[str, tuple[Row, ...]]
+
+    def winners(self, present: dict[str, str]) -> dict[str, str | None]:
+        """Contested variable → the field that holds it (the first row whose field is present and
+        accepts its value), or ``None``."""
+        out: dict[str, str | None] = dict.fromkeys(self.contested)
+        for variable, rows in self.contested.items():
+            for row in rows:
+                raw = present.get(row.field)
+                if raw is not None and (row.accepts is None or row.accepts(raw)):
+                    out[variable] = row.field
+                    break
+        return out
+
+
+@lru_cache(maxsize=512)
+def read_plan(entry: str) -> ReadPlan:
+    """The rows that read an entry of type ``entry`` (lower case)."""
+    specific = {row.variable for row in ROWS if row.entries is not None and entry in row.entries}
+    rows = [row for row in ROWS if _applies(row, entry, specific)]
+    fields: dict[str, Row] = {}
+    by_variable: dict[str, list[Row]] = {}
+    for row in rows:
+        if row.field in fields:
+            raise ValueError(
+                f"@{entry}: field {row.field!r} read as {fields[row.field].variable} and {row.variable}"
+            )
+        fields[row.field] = row
+        by_variable.setdefault(row.variable, []).append(row)
+    contested = {v: tuple(r) for v, r in by_variable.items() if len(r) > 1 or r[0].accepts is not None}
+    return ReadPlan(fields, contested)
+
+
+_ENTRIES_WITH_ROWS = sorted({entry for row in ROWS if row.entries for entry in row.entries})
+for _entry in ("", *_ENTRIES_WITH_ROWS):
+    read_plan(_entry)  # refuse, at import, a table that reads one field as two variables
+
+
+def _write_index(dialect: str) -> dict[str | None, dict[str, Row]]:
+    """Entry type (``None``: any other) → variable → the row ``dialect`` writes it to."""
+    general: dict[str, Row] = {}
+    for row in ROWS:
+        if dialect in row.writes and row.entries is None:
+            if row.variable in general:
+                raise ValueError(
+                    f"{dialect}: {row.variable} written to {general[row.variable].field} and {row.field}"
+                )
+            general[row.variable] = row
+    index: dict[str | None, dict[str, Row]] = {None: general}
+    for entry in _ENTRIES_WITH_ROWS:
+        own: dict[str, Row] = {}
+        for row in ROWS:
+            if dialect in row.writes and row.entries is not None and entry in row.entries:
+                if row.variable in own:
+                    fields = f"{own[row.variable].field} and {row.field}"
+                    raise ValueError(f"{dialect} @{entry}: {row.variable} written to {fields}")
+                own[row.variable] = row
+        specific = {row.variable for row in ROWS if row.entries is not None and entry in row.entries}
+        index[entry] = {**{v: r for v, r in general.items() if v not in specific}, **own}
+    return index
+
+
+_WRITE: dict[str, dict[str | None, dict[str, Row]]] = {dialect: _write_index(dialect) for dialect in DIALECTS}
+
+
+def write_row(variable: str, dialect: str, entry: str) -> Row | None:
+    """The row a dialect writes a CSL variable to, for an entry type (lower case)."""
+    index = _WRITE["biblatex" if dialect == "biblatex" else "bibtex"]
+    return (index.get(entry) or index[None]).get(variable)
+
+
+def writes_for(dialect: str, entry: str) -> dict[str, Row]:
+    """Variable → row, for every variable ``dialect`` writes to a field of its own in an ``entry``."""
+    index = _WRITE["biblatex" if dialect == "biblatex" else "bibtex"]
+    return index.get(entry) or index[None]
+
+
+# --- Keys and kept fields ------------------------------------------------------------------------
+
+_KEY_UNSAFE_RE = re.compile(r"[\s,{}()\"#%=\\'^]")  # ^^5c is TeX's spelling of a backslash
+_EXTRA_FIELD_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
+
+RESERVED_EXTRAS: frozenset[str] = frozenset({"bibtex:entrytype", "bibtex:before", "bibtex:after"})
+"""``extra`` keys that are not fields: the entry type as read, and the blocks kept around an entry."""
+
+
+def safe_key(key: str) -> str:
+    """``key`` as the writers write it: what BibTeX cannot hold in a key (space, comma, brace, quote,
+    ``#``, ``%``, ``=``, backslash, ``^``) becomes ``_``."""
+    return _KEY_UNSAFE_RE.sub("_", key) if _KEY_UNSAFE_RE.search(key) else key
+
+
+def extra_field_ok(name: str) -> bool:
+    """Whether a kept ``bibtex:<name>`` can be written back as a field of that name."""
+    return _EXTRA_FIELD_RE.match(name) is not None
+
+
 # Fields that say the same thing: a child inherits none of a group it already has one of.
 ALIASES: dict[str, str] = {
     "journal": "container",
@@ -210,8 +305,8 @@ ALIASES: dict[str, str] = {
     "eprintclass": "eprintclass",
 }
 
-# Fields holding the publisher: the first present wins, the others stay in extra.
-PUBLISHER_FIELDS: tuple[str, ...] = ("publisher", "institution", "school", "organization")
+NUMBER_VARIABLES: tuple[str, ...] = ("number", "issue", "collection-number")
+"""The variables ``number`` may hold (:data:`NUMBER_BY_TYPE`); the writers place them by type, not by row."""
 
 # How ``number`` reads, by CSL type: an issue for articles, a series number for books.
 NUMBER_BY_TYPE: dict[str, str] = {
@@ -223,13 +318,6 @@ NUMBER_BY_TYPE: dict[str, str] = {
     "chapter": "collection-number",
     "paper-conference": "collection-number",
     "entry-encyclopedia": "collection-number",
-}
-
-NAME_FIELDS: dict[str, str] = {
-    "author": "author",
-    "editor": "editor",
-    "translator": "translator",
-    "bookauthor": "container-author",
 }
 
 # bibconv's own field for a CSL variable without a BibTeX field of its own, or whose field holds another
@@ -249,14 +337,6 @@ ARXIV_FIELDS: dict[str, str] = {
     "arxivupdated": "updated",
     "arxivcomment": "comment",
     "arxivjournalref": "journal_ref",
-}
-
-# Date fields (biblatex) -> CSL date variables; ``year``/``month``/``day`` make ``issued``.
-DATE_FIELDS: dict[str, str] = {
-    "date": "issued",
-    "urldate": "accessed",
-    "eventdate": "event-date",
-    "origdate": "original-date",
 }
 
 MONTHS: tuple[str, ...] = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -304,41 +384,6 @@ FIELD_ORDER: tuple[str, ...] = _words(
     "arxivupdated arxivcomment arxivjournalref pubstate doi isbn issn pmid pmcid url "
     "language keywords abstract note"
 )
-
-
-def csl_type(entry: str) -> str:
-    """The CSL type of a BibTeX or biblatex entry type (any case); ``document`` if unknown."""
-    return TYPE_TO_CSL.get(entry.lower(), "document")
-
-
-def entry_type(record_type: str, dialect: str) -> str:
-    """The entry type a dialect (``bibtex`` or ``biblatex``) writes for a CSL type."""
-    pair = _CSL_TO_TYPE.get(record_type, ("misc", "misc"))
-    return pair[1] if dialect == "biblatex" else pair[0]
-
-
-def field_for(variable: str, dialect: str, entry: str) -> str | None:
-    """The field a dialect writes a CSL variable to, for an entry type (lower case)."""
-    if variable == "container-title":
-        if entry in JOURNAL_TYPES:
-            return "journaltitle" if dialect == "biblatex" else "journal"
-        return "booktitle"
-    if variable == "publisher-place":
-        return "location" if dialect == "biblatex" else "address"
-    if variable == "publisher":
-        if entry in ("phdthesis", "mastersthesis", "thesis"):
-            return "institution" if dialect == "biblatex" else "school"
-        if entry in ("techreport", "report"):
-            return "institution"
-        return "publisher"
-    if variable in ("issue", "collection-number", "number"):
-        return "number"
-    if variable == "annote":
-        return "annotation" if dialect == "biblatex" else "annote"
-    for name, target in SIMPLE_FIELDS.items():
-        if target == variable:
-            return name
-    return None
 
 
 def inherit_renames(parent_type: str, child_type: str) -> dict[str, tuple[str, ...]]:
