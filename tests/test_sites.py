@@ -3,8 +3,9 @@
 Pages of ``../shared/corpus/`` are read from there (never copied); their goldens, bibconv's
 own output reviewed against the page, are in ``fixtures/html/sites-corpus/`` named after the
 shared file. The pages in ``fixtures/html/sites/`` (golden-tested with every page of
-``fixtures/html/`` in ``test_html_listing.py``) are bibconv's own (``own_*``), written to the
-markup of sites of which no saved page was found.
+``fixtures/html/`` in ``test_html_listing.py``) are real pages from other projects' test
+folders (their sources in ``fixtures/SOURCES.md``) and bibconv's own (``own_*``), written to
+the markup of sites of which no saved page was found.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "own_iclr2023_virtual_papers.html": ("ml-conference-site", 3),
     "own_dblp_person_modern.html": ("dblp", 8),
     "own_dblp_venue_toc.html": ("dblp", 4),
+    "goscholar_search_citation_corr_2016_trimmed.html": ("google-scholar", 1),
 }
 
 
@@ -253,3 +255,16 @@ def test_dblp_every_entry_kind_of_the_current_layout() -> None:
     toc, _ = _read(OWN_PAGES / "own_dblp_venue_toc.html")
     assert {r.fields["container-title"] for r in toc[1:]} == {proceedings.fields["title"]}
     assert [r.dates["issued"].parts for r in toc] == [((2023,),)] * 4
+
+
+def test_scholar_corr_venue_gives_the_arxiv_id() -> None:
+    records, _ = _read(OWN_PAGES / "goscholar_search_citation_corr_2016_trimmed.html")
+    (paper,) = records
+    assert (
+        paper.fields["title"]
+        == "Unsupervised feature learning and deep learning: A review and new perspectives"
+    )
+    assert [n.family for n in paper.names["author"]] == ["Bengio", "Courville", "Vincent"]
+    assert (paper.fields["container-title"], paper.fields["volume"]) == ("CoRR", "abs/1206.5538")
+    assert paper.arxiv is not None
+    assert paper.arxiv.id == "1206.5538"

@@ -119,7 +119,7 @@ def _result(node: Any, base: str) -> Item | None:
         _authors(entry, parts[0])
     if len(parts) >= 3 or (len(parts) == 2 and _YEAR.search(parts[1])):  # else the second is the host
         venue, entry.issued = _year(parts[1])
-        if venue:
+        if venue and not _arxiv_venue(entry, venue):
             entry.fields["container-title"] = venue
     snippet = text_of(node.css_first(".gs_rs"))
     entry.abstract = re.sub(r"^Abstract\s+", "", snippet)
@@ -158,15 +158,24 @@ def _row(node: Any, base: str) -> Item | None:
     return Item(entry, node)
 
 
+_ARXIV_VENUE = re.compile(
+    r"^(?:arXiv preprint\s+(?:arXiv:)?|(?P<corr>CoRR),?\s+abs/)(?P<id>\S+)$", re.IGNORECASE
+)
+
+
 def _arxiv_venue(entry: Entry, venue: str) -> bool:
-    """``arXiv preprint arXiv:1502.03167`` gives the arXiv id (and no venue)."""
+    """``arXiv preprint arXiv:1502.03167`` gives the arXiv id (and no venue); so does DBLP's
+    ``CoRR, abs/1206.5538`` (kept as venue and volume, as DBLP writes it)."""
     from bibconv.arxiv import parse_arxiv_id
 
-    match = re.match(r"^arXiv preprint\s+(?:arXiv:)?(\S+)$", venue, re.IGNORECASE)
-    found = parse_arxiv_id(match.group(1)) if match else None
-    if found is None:
+    match = _ARXIV_VENUE.match(venue)
+    found = parse_arxiv_id(match.group("id")) if match else None
+    if match is None or found is None:
         return False
     entry.arxiv = Arxiv(id=found[0], version=found[1])
+    if match.group("corr"):
+        entry.fields["container-title"] = match.group("corr")
+        entry.fields["volume"] = f"abs/{match.group('id')}"
     return True
 
 
