@@ -52,6 +52,8 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "own_dblp_person_modern.html": ("dblp", 8),
     "own_dblp_venue_toc.html": ("dblp", 4),
     "goscholar_search_citation_corr_2016_trimmed.html": ("google-scholar", 1),
+    "own_aclanthology_volume_2022_acl_long.html": ("acl-anthology", 3),
+    "own_aclanthology_event_tacl_conll_2019.html": ("acl-anthology", 3),
 }
 
 
@@ -268,3 +270,17 @@ def test_scholar_corr_venue_gives_the_arxiv_id() -> None:
     assert (paper.fields["container-title"], paper.fields["volume"]) == ("CoRR", "abs/1206.5538")
     assert paper.arxiv is not None
     assert paper.arxiv.id == "1206.5538"
+
+
+def test_acl_anthology_volume_and_event_pages() -> None:
+    volume, _ = _read(OWN_PAGES / "own_aclanthology_volume_2022_acl_long.html")
+    front, paper = volume[0], volume[1]
+    assert front.type == "book"
+    assert [n.family for n in front.names["editor"]] == ["Muresan", "Nakov", "Villavicencio"]
+    assert paper.fields["container-title"] == front.fields["title"]
+    assert (paper.fields["publisher-place"], paper.dates["issued"].parts) == ("Dublin, Ireland", ((2022, 5),))
+    event, _ = _read(OWN_PAGES / "own_aclanthology_event_tacl_conll_2019.html")
+    assert [r.type for r in event] == ["book", "paper-conference", "paper-conference"]
+    venue = "Proceedings of the 23rd Conference on Computational Natural Language Learning (CoNLL)"
+    assert event[1].fields["container-title"] == venue
+    assert [r.dates["issued"].parts for r in event] == [((2019,),)] * 3

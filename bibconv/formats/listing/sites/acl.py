@@ -4,10 +4,10 @@ Each paper is a ``.d-sm-flex`` row: the title link (``strong > a`` to ``/ID/``),
 author links (``/people/…``), the volume link (the venue) and buttons for the PDF, the
 BibTeX and the abstract, which is the collapsed card the ``abs`` button opens. ``h4``
 headings give the year (author pages) or the volume (event pages); a volume page's own
-title and year apply to its rows, and its first row, the front matter, is the volume
-itself (a book, its people the editors). Words the Anthology protects from case changes
-(``span.acl-fixed-case``) stay protected. The Anthology id gives the year when nothing
-else does (``2022.acl-long.1``, ``P19-1001``).
+title and details (year, month, address, publisher) apply to its rows, and its first row,
+the front matter, is the volume itself (a book, its people the editors). Words the
+Anthology protects from case changes (``span.acl-fixed-case``) stay protected. The
+Anthology id gives the year when nothing else does (``2022.acl-long.1``, ``P19-1001``).
 """
 
 from __future__ import annotations
@@ -56,18 +56,36 @@ def _id_year(anthology_id: str) -> Date | None:
     return None
 
 
-def _volume_facts(tree: Any) -> tuple[str | None, Date | None]:
-    """A volume page's title and year (``h2#title``, the ``Year:`` row of its details)."""
-    heading = tree.css_first("h2#title")
-    year: Date | None = None
+_MONTHS = {m: i for i, m in enumerate(
+    ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+     "november", "december"), 1)}  # fmt: skip
+
+
+def _details(tree: Any) -> dict[str, str]:
+    """A volume page's details (``Anthology ID:``, ``Month:``, ``Year:``, ``Address:``, ``Publisher:``)."""
+    facts: dict[str, str] = {}
     for label in tree.css("dl dt"):
-        if text_of(label).rstrip(":").lower() == "year":
-            value = label.next
-            while value is not None and value.tag != "dd":
-                value = value.next
-            match = _YEAR.match(text_of(value)) if value is not None else None
-            year = Date(parts=((int(match.group(1)),),)) if match else None
-    return (text_of(heading) or None) if heading is not None else None, year
+        value = label.next
+        while value is not None and value.tag != "dd":
+            value = value.next
+        if value is not None:
+            facts.setdefault(text_of(label).rstrip(":").strip().lower(), text_of(value))
+    return facts
+
+
+def _page_facts(tree: Any) -> tuple[str | None, Date | None, dict[str, str]]:
+    """A volume page's title, the page's year (volume details, or an event page's heading), the details."""
+    facts = _details(tree)
+    heading = text_of(tree.css_first("h2#title"))
+    volume = heading if "anthology id" in facts and heading else None
+    year = _YEAR.match(facts.get("year", "")) or (
+        re.search(r"\(((?:19|20)\d\d)\)", heading) if heading else None
+    )
+    month = _MONTHS.get(facts.get("month", "").lower())
+    if year is None:
+        return volume, None, facts
+    parts = (int(year.group(1)), month) if month and volume else (int(year.group(1)),)
+    return volume, Date(parts=(parts,)), facts
 
 
 def _abstract(tree: Any, row: Any) -> str:
@@ -78,7 +96,9 @@ def _abstract(tree: Any, row: Any) -> str:
     return text_of(card) if card is not None else ""
 
 
-def _row(tree: Any, row: Any, base: str, heading: tuple[Date | None, str | None]) -> Item | None:
+def _row(
+    tree: Any, row: Any, base: str, heading: tuple[Date | None, str | None], facts: dict[str, str]
+) -> Item | None:
     title_link = row.css_first("strong > a[href]")
     if title_link is None:
         return None
@@ -101,6 +121,9 @@ def _row(tree: Any, row: Any, base: str, heading: tuple[Date | None, str | None]
         if venue:
             entry.fields["container-title"] = venue
     entry.issued = year or _id_year(anthology_id)
+    for key, field in (("publisher", "publisher"), ("address", "publisher-place")):
+        if key in facts:
+            entry.fields[field] = facts[key]
     pdf = row.css_first("a[href$='.pdf']")
     if pdf is not None and (pdf_url := absolute(pdf.attributes.get("href"), base)):
         entry.extra["html:pdf_url"] = pdf_url
@@ -129,17 +152,17 @@ class AclAnthology:
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:
         tree = page.tree
         base = page.base or _BASE
-        volume, volume_year = _volume_facts(tree)
+        volume, volume_year, facts = _page_facts(tree)
         heading: tuple[Date | None, str | None] = (volume_year, volume)
         items: list[Item] = []
         for node in tree.css(f"h4, {_ROW}"):
             if node.tag == "h4":
                 match = _YEAR.match(text_of(node))
-                heading = (
-                    (Date(parts=((int(match.group(1)),),)), volume) if match else (volume_year, text_of(node))
-                )
+                link = node.css_first("a[href*='/volumes/']")
+                name = text_of(link) if link is not None else text_of(node)
+                heading = (Date(parts=((int(match.group(1)),),)), volume) if match else (volume_year, name)
                 continue
-            item = _row(tree, node, base, heading)
+            item = _row(tree, node, base, heading, facts if volume else {})
             if item is not None:
                 items.append(item)
         return items
