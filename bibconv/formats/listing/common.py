@@ -19,9 +19,11 @@ from bibconv.dates import parse_date, search_date
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
 
 __all__ = [
+    "MORE_AUTHORS_NOTE",
     "TRUNCATED_NOTE",
     "Byline",
     "Entry",
+    "author_list",
     "authors_from_text",
     "clean_space",
     "looks_like_names",
@@ -32,6 +34,9 @@ __all__ = [
 
 TRUNCATED_NOTE = "Abstract truncated in the source listing"
 """The ``note`` a record gets when its abstract is only the listing's excerpt."""
+
+MORE_AUTHORS_NOTE = "More authors than the source listing shows"
+"""The ``note`` a record gets when its author line ends in (or skips names with) ``et al.`` or ``…``."""
 
 _SPACE = re.compile(r"\s+")
 _MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
@@ -105,15 +110,39 @@ def _split(text: str) -> list[Name]:
     return split_name_list(_CONJUNCTIONS.sub(", ", text))
 
 
+_INITIALS = re.compile(r"^(?:[A-Z]\.?-?){1,3}$")
+_ELLIPSIS = re.compile(r"(?:^|(?<=[\s,;]))(?:…|\.\.\.)(?=$|[\s,;])")
+_ET_AL = re.compile(r"[\s,;]*\b(?:et\.?\s+al\.?|and\s+others|u\.\s*a\.|et\s+autres|y\s+otros)\s*$", re.IGNORECASE)
+_TRAILING_DOT = re.compile(r"(?<![\s.][A-Z])\.$")
+
+
+def _family_initials(name: Name) -> Name:
+    """``Fedon C.``, ``Le P. T.`` (a family name, then initials) → family ``Fedon``, given ``C.``."""
+    if not name.family or not name.given or name.non_dropping_particle or name.literal:
+        return name
+    words = f"{name.given} {name.family}".split()
+    if len(words) >= 2 and not _INITIALS.match(words[0]) and all(_INITIALS.match(w) for w in words[1:]):
+        return replace(name, family=words[0], given=" ".join(words[1:]))
+    return name
+
+
+def author_list(text: str) -> tuple[tuple[Name, ...], bool]:
+    """The names of an author line, and whether it says more authors exist (``et al.``, ``…``)."""
+    cut = _ET_AL.sub("", _ELLIPSIS.sub(",", text))
+    more = cut != text
+    names = tuple(n for n in authors_from_text(cut) if n.literal != "others")
+    return names, more
+
+
 def authors_from_text(text: str) -> tuple[Name, ...]:
     """``Jiesong Chen, Pau Rodr\\'iguez and Lei Li`` → names in order, TeX decoded.
 
     A parenthesis after a name (``Hollis Robbins (University of Utah)``, arXiv's way) is the
-    name's affiliation.
+    name's affiliation. ``Fedon C.`` is family ``Fedon``, given ``C.``.
     """
-    text = _LABELS.sub("", plain_name(text)).strip(" ,;.")
+    text = _TRAILING_DOT.sub("", _LABELS.sub("", plain_name(text)).strip(" ,;")).strip(" ,;")
     if "(" not in text:
-        return tuple(_split(text)) if text else ()
+        return tuple(_family_initials(n) for n in _split(text)) if text else ()
     names: list[Name] = []
     for piece in _pieces(text):
         match = _PAREN.match(piece)
@@ -122,16 +151,19 @@ def authors_from_text(text: str) -> tuple[Name, ...]:
             last = found[-1]
             found[-1] = replace(last, affiliation=(*last.affiliation, clean_space(match.group("aff"))))
         names.extend(found)
-    return tuple(names)
+    return tuple(_family_initials(n) for n in names)
 
 
 def _is_cjk(char: str) -> bool:
     return "\u3000" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af"
 
 
+_ELISION = re.compile(r"\b[dDlL][’'](?=[^\W\d_])")
+
+
 def looks_like_names(text: str) -> bool:
     """Whether ``text`` reads as an author list: short capitalised names, commas, ``and``."""
-    text = _without_affiliations(_LABELS.sub("", plain_name(text)).strip(" ,;"))
+    text = _ELISION.sub("", _without_affiliations(_LABELS.sub("", plain_name(text)).strip(" ,;")))
     if not text or len(text) > 4000 or any(c.isdigit() for c in text):
         return False
     pieces = [p.strip() for p in re.split(r",|;|\band\b|&|、|，", _CONJUNCTIONS.sub(", ", text)) if p.strip()]
@@ -208,6 +240,7 @@ class Entry:
     keywords: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     title_is_rich: bool = False
+    more_authors: bool = False
 
     def to_record(self, origin: SourceSpan | None) -> Record:
         """The canonical record; a cut abstract is kept as shown and noted."""
@@ -223,6 +256,9 @@ class Entry:
             if _TRUNCATED.search(abstract):
                 note = fields.get("note")
                 fields["note"] = f"{note}; {TRUNCATED_NOTE}" if note else TRUNCATED_NOTE
+        if self.more_authors:
+            note = fields.get("note")
+            fields["note"] = f"{note}; {MORE_AUTHORS_NOTE}" if note else MORE_AUTHORS_NOTE
         if self.url:
             fields.setdefault("URL", self.url)
         if self.doi:
