@@ -31,7 +31,7 @@ from typing import Any
 
 from bibconv.model import Date, valid_date_part
 
-__all__ = ["DATE_LOCALES", "date_from_csl", "parse_date", "search_date"]
+__all__ = ["DATE_LOCALES", "date_from_csl", "day_first_in", "parse_date", "search_date"]
 
 DATE_LOCALES: tuple[str, ...] = (
     "en", "fr", "de", "es", "it", "pt", "nl", "ca", "gl", "eu", "sv", "da", "nb", "nn", "fi",
@@ -165,7 +165,7 @@ def _build(year: int, month: int | None = None, day: int | None = None) -> Date 
     return Date(parts=((year, month, day),))
 
 
-def _numeric(text: str, lang: str | None, region: str) -> Date | None:
+def _numeric(text: str, lang: str | None, region: str, day_first: bool | None = None) -> Date | None:
     if match := _ISO.match(text):
         y, m, d = match.groups()
         return _build(int(y), int(m) if m else None, int(d) if d else None)
@@ -182,7 +182,11 @@ def _numeric(text: str, lang: str | None, region: str) -> Date | None:
         a, b, y = (int(g) for g in match.groups())
         if a > 12 >= b:
             return _build(y, b, a)
-        if b > 12 >= a or (lang == "en" and region == "us"):
+        if b > 12 >= a:
+            return _build(y, a, b)
+        if day_first is not None:
+            return _build(y, b, a) if day_first else _build(y, a, b)
+        if lang == "en" and region == "us":
             return _build(y, a, b)
         if lang and lang != "en":
             return _build(y, b, a)
@@ -227,11 +231,12 @@ def _words(text: str, lang: str | None) -> Date | None:
     return _build(year, months[0][0] if months else None, day)
 
 
-def parse_date(text: str, lang: str | None = None) -> Date | None:
+def parse_date(text: str, lang: str | None = None, *, day_first: bool | None = None) -> Date | None:
     """The date ``text`` states, whole, or ``None`` when it is not exactly one date.
 
     ``lang`` (``"fr"``, ``"en-US"``, a page's ``lang`` attribute) settles month names
-    shared by several languages and the order of ``04/05/2026``.
+    shared by several languages and the order of ``04/05/2026``; ``day_first`` (what the
+    other dates of the same page show) settles that order before the language does.
 
     >>> parse_date("20. April 2026", "de").parts
     ((2026, 4, 20),)
@@ -250,11 +255,33 @@ def parse_date(text: str, lang: str | None = None) -> Date | None:
         pieces = re.split(r"[-_]", lang.strip().lower())
         region = pieces[1] if len(pieces) > 1 else ""
     language = _language(lang)
-    found = _numeric(cleaned, language, region)
+    found = _numeric(cleaned, language, region, day_first)
     if found is not None:
         return found
     without_time = _TIME.sub(" ", cleaned).strip(" ,")
-    return _numeric(without_time, language, region) or _words(without_time, language)
+    return _numeric(without_time, language, region, day_first) or _words(without_time, language)
+
+
+_AMBIGUOUS = re.compile(r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?![\d/.-])")
+
+
+def day_first_in(text: str, lang: str | None = None) -> bool | None:
+    """Whether the ``12-03-2016`` dates of ``text`` put the day first: a date that can only be
+    read one way (``18-03-2016``) decides for all of them, then the language; ``None`` if neither does.
+    """
+    firsts = seconds = 0
+    for match in _AMBIGUOUS.finditer(text):
+        a, b = int(match.group(1)), int(match.group(2))
+        firsts += a > 12 >= b
+        seconds += b > 12 >= a
+    if firsts != seconds:
+        return firsts > seconds
+    if not lang or not lang.strip():
+        return None
+    pieces = re.split(r"[-_]", lang.strip().lower())
+    if pieces[0] == "en":
+        return False if pieces[1:2] == ["us"] else None
+    return True
 
 
 def _windows(count: int, anchor: int, before: int, after: int) -> Iterable[tuple[int, int]]:
@@ -267,7 +294,9 @@ def _windows(count: int, anchor: int, before: int, after: int) -> Iterable[tuple
     return sorted(spans, key=lambda span: span[0] - span[1])
 
 
-def search_date(text: str, lang: str | None = None) -> tuple[Date, int, int] | None:
+def search_date(
+    text: str, lang: str | None = None, *, day_first: bool | None = None
+) -> tuple[Date, int, int] | None:
     """The first date with at least a month inside free text: ``(date, start, end)``.
 
     >>> date, start, end = search_date("J. Chen, Z. Li · 20 avril 2026")
@@ -280,7 +309,7 @@ def search_date(text: str, lang: str | None = None) -> tuple[Date, int, int] | N
             continue
         for start, end in _windows(len(tokens), index, 4, 6):
             begin, finish = tokens[start].start(), tokens[end].end()
-            found = parse_date(text[begin:finish], lang)
+            found = parse_date(text[begin:finish], lang, day_first=day_first)
             if found is not None and found.month is not None:
                 return found, begin, finish
     return None

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bibconv
-from bibconv.errors import Diagnostic
+from bibconv.errors import Diagnostic, ParseError
 from bibconv.formats.listing.html import HtmlListingReader
 from bibconv.model import Record
 from tests.golden import FIXTURES, check_golden
@@ -31,7 +31,7 @@ def _all_text(records: list[Record]) -> str:
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(HTML)))
 def test_golden_csljson(path: Path, update_golden: bool) -> None:
-    records, _ = _read(path)
+    records, _ = _read(path, strict=False)
     result = bibconv.write(records, "csljson")
     assert result is not None
     check_golden(path.with_suffix(".csl.json"), result, update_golden)
@@ -221,7 +221,7 @@ def test_generic_listing_fields() -> None:
 
 
 def test_page_chrome_never_becomes_record_text() -> None:
-    records = [r for page in sorted((HTML / "own").glob("*.html")) for r in _read(page)[0]]
+    records = [r for page in sorted((HTML / "own").glob("*.html")) for r in _read(page, strict=False)[0]]
     text = _all_text(records)
     for chrome in (
         "Not a paper title from a script",
@@ -239,11 +239,16 @@ def test_page_chrome_never_becomes_record_text() -> None:
         assert chrome not in text, chrome
 
 
-def test_page_without_listing_gives_no_records_and_says_so() -> None:
-    records, diagnostics = _read(HTML / "own" / "no_listing.html")
+def test_page_without_listing_is_an_error_naming_what_was_looked_for() -> None:
+    path = HTML / "own" / "no_listing.html"
+    with pytest.raises(ParseError) as raised:
+        _read(path)
+    assert "no_listing.html:1" in str(raised.value.span)
+    assert "no paper listing or bibliographic metadata found" in raised.value.message
+    assert "free-text citations" in raised.value.message
+    records, diagnostics = _read(path, strict=False)
     assert records == []
-    assert len(diagnostics) == 1
-    assert "no paper listing or bibliographic metadata found" in diagnostics[0].message
+    assert [d.severity for d in diagnostics] == ["warning"]
 
 
 @pytest.mark.parametrize(
@@ -253,7 +258,7 @@ def test_page_without_listing_gives_no_records_and_says_so() -> None:
 )
 def test_hostile_pages_give_warnings_not_tracebacks(data: bytes) -> None:
     diagnostics: list[Diagnostic] = []
-    assert bibconv.read(data, "html", diagnostics=diagnostics) == []
+    assert bibconv.read(data, "html", diagnostics=diagnostics, strict=False) == []
     assert diagnostics
 
 

@@ -29,7 +29,9 @@ _NOT_END = re.compile(
     r"Proc|Conf|Int|Intl|Int'l|Trans|J|Symp|Comput|Sci|Eng|Univ|Dept|Lett|Rev|Phys|Math|Inf|"
     r"Syst|Appl|Mach|Learn|Res|Nat|Natl|Adv|Ann|Assoc|Soc|vs|etc|e\.g|i\.e|cf|Fig|Sec|Eq)\.$"
 )
-_DOI = re.compile(r"\b(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>.,;)\]])", re.IGNORECASE)
+_DOI = re.compile(
+    r"\b(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>.,;)\]])", re.IGNORECASE
+)
 _ARXIV = re.compile(
     r"\barxiv(?:\.org/(?:abs|pdf)/|\s*:\s*|\s+(?:preprint\s+)?(?:arxiv:)?)(\d{4}\.\d{4,5}|[a-z.-]+/\d{7})(v\d+)?",
     re.IGNORECASE,
@@ -38,7 +40,9 @@ _YEAR = re.compile(r"(?<![\d./-])((?:19|20)\d\d)[a-z]?(?![\d/-]|\.\d)")
 _PAREN_YEAR = re.compile(r"^\s*\(((?:19|20)\d\d)[a-z]?\)\s*[.,:]?\s*")
 _IN = re.compile(r"^\s*(?:in\s*:?|in:|dans|en)\s+", re.IGNORECASE)
 _PAGES = re.compile(r"\b(?:pp?\.|pages?|S\.)\s*(\d+\s*[-–—]+\s*\d+|\d+)", re.IGNORECASE)
-_VOLUME_ISSUE = re.compile(r"\b(\d{1,4})\s*\((\d{1,4}(?:[-–]\d{1,4})?)\)(?:\s*[:,]\s*(\d+(?:\s*[-–]+\s*\d+)?))?")
+_VOLUME_ISSUE = re.compile(
+    r"\b(\d{1,4})\s*\((\d{1,4}(?:[-–]\d{1,4})?)\)(?:\s*[:,]\s*(\d+(?:\s*[-–]+\s*\d+)?))?"
+)
 _VOLUME_PAGES = re.compile(r"\b(\d{1,4})\s*:\s*(\d+(?:\s*[-–]+\s*\d+)?)\b")
 _VOLUME_WORD = re.compile(r"\b(?:vol\.?|volume)\s*(\d+)", re.IGNORECASE)
 _VENUE_STOP = re.compile(
@@ -87,7 +91,9 @@ def _authors_end(text: str) -> int | None:
             return None
         if _names(_PAREN_YEAR.sub("", head)) or _names_with_year(head) is not None:
             return end
-    for match in re.finditer(r"\s*(?:\((?:19|20)\d\d[a-z]?\)|:)\s*", text[:3000]):  # "Authors (2019) Title", "Authors: Title"
+    for match in re.finditer(
+        r"\s*(?:\((?:19|20)\d\d[a-z]?\)|:)\s*", text[:3000]
+    ):  # "Authors (2019) Title", "Authors: Title"
         if _names(text[: match.start()]):
             return match.end()
     return None
@@ -126,7 +132,7 @@ def _strip_title(title: str) -> str:
     title = clean_space(title).strip(" ,;")
     if title.endswith(".") and not title.endswith("..."):
         title = title[:-1]
-    return title.strip(" \"“”")
+    return title.strip(' "“”')
 
 
 def parse_citation(
@@ -140,7 +146,7 @@ def parse_citation(
     year: int | None = None
     if hint_at > 0:
         head, title, venue = text[:hint_at], title_hint or "", text[hint_at + len(title_hint or "") :]
-        head = head.strip().rstrip(".,:;“\"").strip()
+        head = head.strip().rstrip('.,:;“"').strip()
         names_text = _names_with_year(head) or head
         if names_text is not head:
             year = int(re.findall(r"(?:19|20)\d\d", head)[-1])
@@ -217,7 +223,9 @@ def citation_entry(
     from bibconv.arxiv import parse_arxiv_id
 
     usable = title_hint if title_hint and not looks_like_names(title_hint) else None
-    found = (parse_citation(text, usable, venue_hint) if usable else None) or parse_citation(text, None, venue_hint)
+    found = (parse_citation(text, usable, venue_hint) if usable else None) or parse_citation(
+        text, None, venue_hint
+    )
     if found is None:
         return None
     entry = Entry(title=found.title, authors=found.authors, more_authors=found.more_authors)

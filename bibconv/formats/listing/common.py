@@ -112,7 +112,9 @@ def _split(text: str) -> list[Name]:
 
 _INITIALS = re.compile(r"^(?:[A-Z]\.?-?){1,3}$")
 _ELLIPSIS = re.compile(r"(?:^|(?<=[\s,;]))(?:…|\.\.\.)(?=$|[\s,;])")
-_ET_AL = re.compile(r"[\s,;]*\b(?:et\.?\s+al\.?|and\s+others|u\.\s*a\.|et\s+autres|y\s+otros)\s*$", re.IGNORECASE)
+_ET_AL = re.compile(
+    r"[\s,;]*\b(?:et\.?\s+al\.?|and\s+others|u\.\s*a\.|et\s+autres|y\s+otros)\s*$", re.IGNORECASE
+)
 _TRAILING_DOT = re.compile(r"(?<![\s.][A-Z])\.$")
 
 
@@ -121,7 +123,14 @@ def _family_initials(name: Name) -> Name:
     if not name.family or not name.given or name.non_dropping_particle or name.literal:
         return name
     words = f"{name.given} {name.family}".split()
-    if len(words) >= 2 and not _INITIALS.match(words[0]) and all(_INITIALS.match(w) for w in words[1:]):
+    initials = words[1:]
+    dotted = len(initials) == 1 or all(w.endswith(".") for w in initials)
+    if (
+        len(words) >= 2
+        and dotted
+        and not _INITIALS.match(words[0])
+        and all(_INITIALS.match(w) for w in initials)
+    ):
         return replace(name, family=words[0], given=" ".join(words[1:]))
     return name
 
@@ -158,6 +167,31 @@ def _is_cjk(char: str) -> bool:
     return "\u3000" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af"
 
 
+_TITLE_WORDS = frozenset(
+    {
+        "a", "an", "the", "of", "for", "with", "from", "into", "onto", "via", "using", "towards",
+        "toward", "on", "in", "to", "by", "at", "as", "is", "are", "be", "can", "do", "does", "not",
+        "no", "how", "what", "when", "why", "which", "who", "we", "our", "new", "one", "two", "three",
+        "many", "few", "more", "most", "all", "any", "some", "each", "every", "approach", "approaches",
+        "method", "methods", "model", "models", "modeling", "modelling", "learning", "learned",
+        "language", "languages", "network", "networks", "neural", "deep", "analysis", "system",
+        "systems", "data", "dataset", "datasets", "detection", "recognition", "information", "study",
+        "studies", "theory", "based", "framework", "frameworks", "algorithm", "algorithms", "problem",
+        "problems", "parser", "parsing", "understanding", "representation", "representations",
+        "generation", "classification", "prediction", "estimation", "optimization", "optimisation",
+        "search", "graph", "graphs", "image", "images", "text", "texts", "semantic", "semantics",
+        "query", "queries", "efficient", "fast", "robust", "simple", "large", "small", "scale", "multi",
+        "multilingual", "supervised", "unsupervised", "sparse", "matrix", "number", "normalization",
+        "temporal", "taxonomy", "construction", "interactions", "resolution", "high", "low", "common",
+        "sense", "articles", "review", "survey", "evaluation", "benchmark", "beyond", "between",
+        "under", "over", "dynamic", "dynamics", "control", "design", "process", "processing",
+        "structure", "structures", "function", "functions", "effect", "effects", "case", "cases",
+        "application", "applications", "tool", "tools", "measurement", "measurements", "observation",
+        "observations", "simulation", "simulations", "experimental", "results", "physics", "energy",
+        "field", "fields", "quantum", "computing", "computation", "computational",
+    }
+)  # fmt: skip
+"""Words of titles that are never names: a line holding one is not an author list."""
 _ELISION = re.compile(r"\b[dDlL][’'](?=[^\W\d_])")
 
 
@@ -166,6 +200,8 @@ def looks_like_names(text: str) -> bool:
     text = _ELISION.sub("", _without_affiliations(_LABELS.sub("", plain_name(text)).strip(" ,;")))
     if not text or len(text) > 4000 or any(c.isdigit() for c in text):
         return False
+    if any(w.lower().strip(",;:") in _TITLE_WORDS for w in text.split() if w[:1].isupper() and len(w) > 2):
+        return False  # "Many Languages, One Parser" is a title, not two names
     pieces = [p.strip() for p in re.split(r",|;|\band\b|&|、|，", _CONJUNCTIONS.sub(", ", text)) if p.strip()]
     if not pieces:
         return False
@@ -193,7 +229,7 @@ class Byline:
     date: Date | None
 
 
-def parse_byline(text: str, lang: str | None = None) -> Byline | None:
+def parse_byline(text: str, lang: str | None = None, day_first: bool | None = None) -> Byline | None:
     """Read ``authors · date``, ``authors — date``, ``authors (date)``, a lone date or a lone author list.
 
     >>> b = parse_byline("Ada Lovelace, Alan Turing · 20 avril 2026")
@@ -205,7 +241,7 @@ def parse_byline(text: str, lang: str | None = None) -> Byline | None:
         return None
     before: str | None = None
     date: Date | None = None
-    found = search_date(text, lang)
+    found = search_date(text, lang, day_first=day_first)
     if found is not None and not text[found[2] :].strip(" .)]"):
         date, before = found[0], text[: found[1]]
     elif match := _YEAR_ONLY.match(text):
@@ -213,8 +249,8 @@ def parse_byline(text: str, lang: str | None = None) -> Byline | None:
         if match.start("year") > match.end("before") or not prefix:
             date, before = Date(parts=((int(match.group("year")),),)), prefix
     if date is None:
-        if parse_date(text, lang) is not None:
-            return Byline((), parse_date(text, lang))
+        if parse_date(text, lang, day_first=day_first) is not None:
+            return Byline((), parse_date(text, lang, day_first=day_first))
         return Byline(authors_from_text(text), None) if looks_like_names(text) else None
     authors_text = (before or "").rstrip(_BYLINE_SEPARATORS).strip()
     if not authors_text:
@@ -256,7 +292,8 @@ class Entry:
             if _TRUNCATED.search(abstract):
                 note = fields.get("note")
                 fields["note"] = f"{note}; {TRUNCATED_NOTE}" if note else TRUNCATED_NOTE
-        if self.more_authors:
+        authors = tuple(n for n in self.authors if n.literal != "others")  # "et al." is said in a note
+        if self.more_authors or len(authors) < len(self.authors):
             note = fields.get("note")
             fields["note"] = f"{note}; {MORE_AUTHORS_NOTE}" if note else MORE_AUTHORS_NOTE
         if self.url:
@@ -268,7 +305,7 @@ class Entry:
         return Record(
             type=self.record_type,
             fields=fields,
-            names={"author": self.authors} if self.authors else {},
+            names={"author": authors} if authors else {},
             dates={"issued": self.issued} if self.issued else {},
             keywords=tuple(dict.fromkeys(k for k in self.keywords if k)),
             arxiv=self.arxiv,

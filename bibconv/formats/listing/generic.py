@@ -1,78 +1,55 @@
-"""Listings in markup never seen before: find the repeated blocks, then read each one.
+"""Listings in markup never seen before: find the list a person sees, then read each item.
 
-A listing is a run of sibling elements of the same kind (same tag and classes: cards,
-``article``, ``li``, ``tr``, ``dt``…) most of which look like a paper: a title (a heading,
-an element whose class says title, or a link or bold text of a few words) and some text
-around it. The best such run wins, together with runs of the same kind elsewhere on the
-page (one list per section). ``<br>``-separated text — entries of lines split by an empty
-line — is read like a plain-text listing. Navigation, page headers and footers, asides
-and ads are removed first and never become records.
-
-In a block: the title; authors from an element whose class says author, an "Authors:"
-label, or the first line that reads as a name list (``authors · date`` included); the
-date from ``<time>``, an element whose class says date, a labelled line or the byline;
-the abstract from an element whose class says abstract/summary, a label, or the longest
-remaining line. A link to arXiv (abs or pdf) gives the arXiv id; a DOI link the DOI; the
-title's link the URL.
+A listing is a run of elements of the same kind (same tag and classes under parents of the
+same kind: cards, ``article``, ``li``, ``tr``, ``dt``, ``p``…) most of which look like a
+paper: a title (a heading, an element whose class says title, a link or bold text) or a
+free-text citation ("A. Author. Title. Venue, 2019."). The best such kind wins, with all its
+runs on the page (one list per section, a lone paper under its own heading included).
+Table rows come in two shapes: one row per paper (its columns named by a header row, when
+the table has one) or several rows per paper (an authors row above each title row), which
+are joined. Rows that are headings (a session name, a year) are not papers: a year heading
+gives its year to the papers under it that show none. ``<br>``-separated text — entries of
+lines split by an empty line — is read like a plain-text listing. Navigation, page headers
+and footers, asides, ads, pagers and search forms are removed first and never become
+records. Blocks are read by :mod:`bibconv.formats.listing.blocks`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
-from bibconv.dates import parse_date, search_date
+from bibconv.dates import day_first_in
 from bibconv.formats.listing import labels as _labels
-from bibconv.formats.listing.common import (
-    Entry,
-    authors_from_text,
-    clean_space,
-    looks_like_names,
-    parse_byline,
-)
-from bibconv.formats.listing.dom import absolute, line_links, rich_of, text_of
+from bibconv.formats.listing.blocks import Hints, block_entry, classes, title_node
+from bibconv.formats.listing.citation import parse_citation
+from bibconv.formats.listing.common import Entry, clean_space, looks_like_names, parse_byline
+from bibconv.formats.listing.dom import absolute, line_links, parse, text_of
 from bibconv.model import Arxiv, Date
 
-__all__ = ["listing_entries", "remove_chrome"]
+__all__ = ["Hints", "block_entry", "listing_entries", "remove_chrome"]
 
 _CHROME = (
-    "nav, aside, [role=navigation], [role=banner], [role=contentinfo], [role=complementary], "
+    "nav, aside, form, [role=navigation], [role=banner], [role=contentinfo], [role=complementary], "
     "[role=search], [role=dialog], [role=alert]"
 )
 _AD_WORDS = frozenset(
     {"ad", "ads", "advert", "adverts", "advertisement", "advertising", "sponsor", "sponsored", "promo",
      "cookie", "cookies", "consent", "gdpr", "newsletter", "share", "social", "breadcrumb", "breadcrumbs",
-     "pagination", "pager", "navbar", "menu", "sidebar", "skip"}
+     "pagination", "pager", "navbar", "menu", "sidebar", "sidenav", "skip", "facet", "facets", "masthead"}
 )  # fmt: skip
 _ITEM_TAGS = frozenset({"article", "li", "div", "tr", "section", "dt", "dd", "p", "tbody", "blockquote"})
 _ZEBRA = frozenset({"odd", "even", "alt", "active", "first", "last", "selected", "new", "highlight"})
-_AUX_LINK = re.compile(
-    r"^\W*(?:arxiv:\s*\S+|\d{4}\.\d{4,5}(?:v\d+)?|pdf|html|abs|abstract|doi|link|code|bib(?:tex)?|other|ps|"
-    r"v\d+|\[\d+\]|\d+|more|read more|lire la suite|weiterlesen|leer más|続きを読む)\W*$",
-    re.IGNORECASE,
-)
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_YEAR_HEADING = re.compile(r"^\W*((?:1[5-9]|20)\d\d)\W*$")
 _LINK_LINE = re.compile(r"^\W*(?:arxiv:\s*\S+|doi:\s*\S+|https?://\S+|10\.\d{4,9}/\S+)\W*$", re.IGNORECASE)
 _NUMBERING = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s*")
-_EMPTY_BRACKETS = re.compile(r"\[\s*\]|\(\s*\)")
-_CLASS_ROLE = {
-    "title": re.compile(r"(?:^|[-_\s])(?:title|titre|titel|heading|headline)(?:$|[-_\s])", re.IGNORECASE),
-    "authors": re.compile(r"author|creator|byline|contributor|auteur|autor", re.IGNORECASE),
-    "date": re.compile(
-        r"date|(?:^|[-_\s])time(?:$|[-_\s])|published|posted|submitted|datum|fecha", re.IGNORECASE
-    ),
-    "abstract": re.compile(
-        r"abstract|summary|description|snippet|excerpt|teaser|resume|résumé", re.IGNORECASE
-    ),
-}
-
-
-def _classes(node: Any) -> list[str]:
-    return (node.attributes.get("class") or "").split()
 
 
 def remove_chrome(tree: Any) -> None:
-    """Drop navigation, page header and footer, asides, and ads."""
+    """Drop navigation, page header and footer, asides, forms, pagers and ads."""
     root = tree.root
     if root is None:
         return
@@ -86,222 +63,219 @@ def remove_chrome(tree: Any) -> None:
             node.decompose()
     for node in root.css("[class], [id]"):
         words = {
-            w.lower()
-            for c in (*_classes(node), node.attributes.get("id") or "")
-            for w in re.split(r"[-_]", c)
+            w.lower() for c in (*classes(node), node.attributes.get("id") or "") for w in re.split(r"[-_]", c)
         }
         if words & _AD_WORDS and node.tag not in ("body", "html", "main"):
             node.decompose()
 
 
 def _signature(node: Any) -> tuple[str, frozenset[str]]:
-    classes = frozenset(re.sub(r"\d+", "", c) for c in _classes(node) if c.lower() not in _ZEBRA)
-    return node.tag, classes if node.tag != "tr" else frozenset()
+    names = frozenset(re.sub(r"\d+", "", c) for c in classes(node) if c.lower() not in _ZEBRA)
+    return node.tag, names if node.tag != "tr" else frozenset()
 
 
-def _words(text: str) -> int:
+def _heading_row(node: Any) -> bool:
+    """A table row that names a section (a session, a year) rather than a paper."""
+    if node.tag != "tr":
+        return False
+    cells = node.css("td, th")
+    text = text_of(node)
+    if all(c.tag == "th" for c in cells):
+        return True
+    words = " ".join(classes(node)).lower()
     return (
-        len(text.split())
-        if " " in text.strip()
-        else (len(text) // 4 if any(ord(c) > 0x2E80 for c in text) else 1)
+        len(cells) == 1
+        and len(text.split()) <= 8
+        and ("title" in words or "head" in words or "section" in words)
     )
 
 
-def _title_node(block: Any) -> tuple[Any | None, str]:
-    """The element holding the block's title and how it was found."""
-    heading = block.css_first("h1, h2, h3, h4, h5, h6")
-    if heading is not None and _words(text_of(heading)) >= 2:
-        return heading, "heading"
-    for node in block.css("[class]"):
-        if _CLASS_ROLE["title"].search(" ".join(_classes(node))) and _words(text_of(node)) >= 2:
-            return node, "class"
-    links = [a for a in block.css("a[href]") if _words(text_of(a)) >= 3 and not looks_like_names(text_of(a))]
-    if links:
-        return max(links, key=lambda a: len(text_of(a))), "link"
-    for node in block.css("b, strong"):
-        if _words(text_of(node)) >= 3 and not _labels.AUTHORS.match(text_of(node)):
-            return node, "bold"
-    if block.tag == "tr":  # a row without headings: the first cell of a few words that is not names or a date
-        for cell in block.css("td"):
-            text = text_of(cell)
-            if _words(text) >= 3 and not looks_like_names(text) and parse_date(text) is None:
-                return cell, "cell"
-    return None, ""
-
-
-def _title(node: Any) -> str:
-    """Rich title: the main link's text when it is most of the heading, else the heading less aux links."""
-    whole = text_of(node)
-    links = node.css("a[href]") if node.tag != "a" else []
-    main = [a for a in links if len(text_of(a)) >= 0.5 * len(whole) and _words(text_of(a)) >= 2]
-    if main:
-        return rich_of(main[0])
-    skip = frozenset(a.mem_id for a in node.css("a") if _AUX_LINK.match(text_of(a)) or not text_of(a).strip())
-    text = _EMPTY_BRACKETS.sub("", rich_of(node, skip))
-    return clean_space(_NUMBERING.sub("", text))
-
-
-def _role_nodes(block: Any, role: str) -> list[Any]:
-    return [n for n in block.css("[class]") if _CLASS_ROLE[role].search(" ".join(_classes(n)))]
-
-
-def block_entry(
-    block: Any, base: str | None, lang: str | None, columns: dict[int, str] | None = None
-) -> Entry | None:
-    """Read one block of a listing; ``None`` when it has no title."""
-    from bibconv.arxiv import parse_arxiv_id
-
-    cells = block.css("td, th") if block.tag == "tr" else []
-    by_role = {role: cells[i] for i, role in (columns or {}).items() if i < len(cells)}
-    title_node, how = (by_role["title"], "column") if "title" in by_role else _title_node(block)
-    if title_node is None:
-        return None
-    entry = Entry(title=_title(title_node), title_is_rich=True)
-    if not entry.title:
-        return None
-    title_plain = text_of(title_node)
-    lines = [(t, links) for t, links in line_links(block) if t and t != title_plain and t not in title_plain]
-    used: set[str] = set()
-    # Authors: a column or an element that says so, a label, or the first line that reads as names.
-    for node in ([by_role["authors"]] if "authors" in by_role else []) + _role_nodes(block, "authors"):
-        names = [text_of(a) for a in node.css("a")]
-        if names and all(looks_like_names(n) or len(n.split()) in (2, 3) for n in names):
-            entry.authors = tuple(n for name in names for n in authors_from_text(name))
-        else:
-            text = _labels.strip_label(_labels.AUTHORS, text_of(node)) or text_of(node)
-            byline = parse_byline(text, lang)
-            if byline is not None:
-                entry.authors, entry.issued = byline.authors, byline.date
-            elif len(text) < 3000:  # the page says these are the authors
-                entry.authors = authors_from_text(text)
-        if entry.authors:
-            used.add(text_of(node))
-            break
-    for text, _ in lines:
-        if entry.authors and entry.issued:
-            break
-        labelled = _labels.strip_label(_labels.AUTHORS, text)
-        byline = parse_byline(labelled if labelled is not None else text, lang)
-        if byline is None and labelled and not entry.authors:
-            entry.authors = authors_from_text(labelled)
-            used.add(text)
-        elif byline is not None and (byline.authors or not entry.issued):
-            entry.authors = entry.authors or byline.authors
-            entry.issued = entry.issued or byline.date
-            used.add(text)
-    _date(entry, block, by_role, lines, used, lang)
-    _abstract(entry, block, by_role, lines, used)
-    _links(entry, title_node, block, base, parse_arxiv_id)
-    if how == "bold" and not (entry.authors or entry.issued or entry.arxiv):
-        return None
-    return entry
-
-
-def _date(
-    entry: Entry, block: Any, by_role: dict[str, Any], lines: list[Any], used: set[str], lang: str | None
-) -> None:
-    if entry.issued:
-        return
-    for node in block.css("time"):
-        found = parse_date(node.attributes.get("datetime") or "", lang) or parse_date(text_of(node), lang)
-        if found:
-            entry.issued = found
-            return
-    for node in ([by_role["date"]] if "date" in by_role else []) + _role_nodes(block, "date"):
-        text = text_of(node)
-        found = parse_date(_labels.strip_label(_labels.DATE, text) or text, lang) or _first(
-            search_date(text, lang)
-        )
-        if found:
-            entry.issued = found
-            used.add(text)
-            return
-    for text, _ in lines:
-        rest = _labels.strip_label(_labels.DATE, text)
-        found = parse_date(text, lang)
-        if found is None and rest is not None:
-            found = parse_date(rest, lang) or _first(search_date(rest, lang))
-        if found:
-            entry.issued = found
-            used.add(text)
-            return
-
-
-def _first(found: tuple[Date, int, int] | None) -> Date | None:
-    return found[0] if found else None
-
-
-def _abstract(entry: Entry, block: Any, by_role: dict[str, Any], lines: list[Any], used: set[str]) -> None:
-    nodes = ([by_role["abstract"]] if "abstract" in by_role else []) + _role_nodes(block, "abstract")
-    nodes = [n for n in nodes if len(text_of(n)) >= 40]
-    if nodes:
-        full = [n for n in nodes if "full" in " ".join(_classes(n)).lower()]
-        text = text_of((full or nodes)[0])
-        entry.abstract = _labels.strip_label(_labels.ABSTRACT, text) or text
-        return
-    for text, _ in lines:
-        rest = _labels.strip_label(_labels.ABSTRACT, text)
-        if rest:
-            entry.abstract = rest
-            return
-    rest_lines = [t for t, _ in lines if t not in used and len(t) >= 80 and not _labels.AUTHORS.match(t)]
-    if rest_lines:
-        entry.abstract = max(rest_lines, key=len)
-
-
-def _links(entry: Entry, title_node: Any, block: Any, base: str | None, parse_arxiv_id: Any) -> None:
-    title_links = [title_node] if title_node.tag == "a" else title_node.css("a[href]")
-    for link in [*title_links, *block.css("a[href]")]:
-        href = absolute(link.attributes.get("href"), base) or ""
-        found = parse_arxiv_id(href, bare=False) if "arxiv.org/" in href else None
-        if found and entry.arxiv is None:
-            entry.arxiv = Arxiv(id=found[0], version=found[1])
-        elif "doi.org/10." in href and entry.doi is None:
-            entry.doi = href.split("doi.org/", 1)[1]
-        elif href and entry.url is None and link in title_links:
-            entry.url = href
+def _in_page_links_only(node: Any, text: str) -> bool:
+    """A table of contents entry: all its text is links to places on the same page."""
+    links = node.css("a[href]")
+    return (
+        bool(links)
+        and all((a.attributes.get("href") or "").startswith("#") for a in links)
+        and (sum(len(text_of(a)) for a in links) >= 0.9 * len(text))
+    )
 
 
 def _paper_like(node: Any) -> bool:
     text = text_of(node)
-    if len(text) < 25:
+    if len(text) < 12 or _heading_row(node) or _labels.CHROME.match(text) or _in_page_links_only(node, text):
         return False
-    title, _ = _title_node(node)
+    title, _ = title_node(node)
     if title is None:
-        return False
+        return len(text) >= 30 and parse_citation(text) is not None
     link_text = sum(len(text_of(a)) for a in node.css("a"))
-    return link_text < 0.95 * len(text) or len(text) >= 120
+    return link_text < 0.95 * len(text) or len(text) >= 120 or len(node.css("a")) == 1
 
 
 def _groups(root: Any) -> Iterator[tuple[tuple[Any, ...], list[Any]]]:
+    """Children of every element, by kind: ``(grandparent, parent, child)`` signatures."""
     for parent in root.css("*"):
         by_signature: dict[tuple[Any, ...], list[Any]] = {}
         for child in parent.iter():
             if child.tag in _ITEM_TAGS:
                 by_signature.setdefault(_signature(child), []).append(child)
+        grand = _signature(parent.parent) if parent.parent is not None else None
         for signature, members in by_signature.items():
-            if len(members) >= 2:
-                yield (_signature(parent), signature), members
+            yield (grand, _signature(parent), signature), members
+
+
+def _table_of(row: Any) -> Any | None:
+    table = row.parent
+    while table is not None and table.tag != "table":
+        table = table.parent
+    return table
 
 
 def _columns(rows: list[Any]) -> dict[int, str]:
-    for row in rows[:1]:
-        table = row.parent
-        while table is not None and table.tag != "table":
-            table = table.parent
-        header = table.css_first("tr") if table is not None else None
-        if header is not None and header.css_first("th") is not None:
-            return {
-                i: r
-                for i, cell in enumerate(header.css("th, td"))
-                if (r := _labels.column_role(text_of(cell)))
-            }
+    """Column roles from the header row of the rows' table: the first row naming a title column."""
+    table = _table_of(rows[0])
+    if table is None:
+        return {}
+    for row in table.css("tr"):
+        if row.mem_id == rows[0].mem_id:
+            break
+        cells = row.css("th, td")
+        roles = {i: r for i, cell in enumerate(cells) if (r := _labels.column_role(text_of(cell)))}
+        if "title" in roles.values() and row.css_first("th") is not None:
+            return roles
     return {}
 
 
-def _br_entries(root: Any, base: str | None, lang: str | None) -> list[Entry]:
+def _row_kind(row: Any) -> str:
+    """``names`` for a row of only names (and numbers), ``title`` for one with a title, else ``other``."""
+    texts = [t for t in (text_of(c) for c in row.css("td, th")) if t and not t.isdigit()]
+    if texts and all(looks_like_names(t) for t in texts):
+        return "names"
+    return "title" if title_node(row)[0] is not None else "other"
+
+
+def _joined_rows(rows: list[Any]) -> list[tuple[Any, Any]]:
+    """``(row to read, row on the page)``: where an authors row precedes each title row, the two are
+    joined into one row per paper."""
+    kinds = [_row_kind(r) for r in rows]
+    pairs = sum(1 for a, b in pairwise(kinds) if (a, b) == ("names", "title"))
+    if pairs < 2 or pairs < 0.4 * len(rows):
+        return [(r, r) for r in rows]
+    joined: list[tuple[Any, Any]] = []
+    index = 0
+    while index < len(rows):
+        if kinds[index] == "names" and index + 1 < len(rows) and kinds[index + 1] == "title":
+            cells = "".join(c.html or "" for r in rows[index : index + 2] for c in r.css("td, th"))
+            made = parse(f"<table><tr>{cells}</tr></table>").css_first("tr")
+            joined.append((made if made is not None else rows[index + 1], rows[index]))
+            index += 2
+        else:
+            joined.append((rows[index], rows[index]))
+            index += 1
+    return joined
+
+
+def _headings(root: Any, members: list[Any]) -> dict[int, str]:
+    """For each member (by ``mem_id``), the text of the last heading before it in page order."""
+    wanted = {m.mem_id for m in members}
+    found: dict[int, str] = {}
+    current = ""
+    for node in root.traverse():
+        if node.tag in _HEADINGS or _heading_row(node):
+            current = text_of(node)
+        elif node.mem_id in wanted:
+            found[node.mem_id] = current
+    return found
+
+
+def _where(node: Any) -> str:
+    from bibconv.formats.listing.sites import where
+
+    return where(node)
+
+
+def _containers(candidates: dict[tuple[Any, ...], list[Any]]) -> dict[tuple[Any, ...], int]:
+    """For each kind, how many items of the other kinds its members hold (a list holds its items)."""
+    kind_of = {m.mem_id: key for key, members in candidates.items() for m in members}
+    held: dict[tuple[Any, ...], int] = {}
+    for key, members in candidates.items():
+        for member in members:
+            ancestor = member.parent
+            while ancestor is not None:
+                outer = kind_of.get(ancestor.mem_id)
+                if outer is not None and outer != key:
+                    held[outer] = held.get(outer, 0) + 1
+                ancestor = ancestor.parent
+    return held
+
+
+def _best(root: Any) -> list[Any]:
+    """The members of the page's main listing, in page order."""
+    candidates: dict[tuple[Any, ...], list[Any]] = {}
+    repeated: set[tuple[Any, ...]] = set()  # kinds seen as a run of two or more: a lone one elsewhere counts
+    for key, members in _groups(root):
+        papers = [m for m in members if _paper_like(m)]
+        items = [m for m in members if not _heading_row(m) and (m.tag != "tr" or _row_kind(m) != "names")]
+        if not papers or len(papers) < 0.5 * len(items):
+            continue
+        if members[0].tag == "tr":  # authors rows stay beside their title rows
+            ids = {m.mem_id for m in papers}
+            papers = [
+                m for m in members if m.mem_id in ids or (not _heading_row(m) and _row_kind(m) == "names")
+            ]
+        candidates.setdefault(key, []).extend(papers)
+        if len(papers) >= 2:
+            repeated.add(key)
+    holders = _containers(candidates)
+    best: tuple[float, tuple[Any, ...]] | None = None
+    for key, papers in candidates.items():
+        if key not in repeated or holders.get(key, 0) >= 2 * len(papers):
+            continue
+        length = sum(min(len(text_of(m)), 600) for m in papers) / len(papers)
+        score = len(papers) * length
+        if best is None or score > best[0]:
+            best = (score, key)
+    if best is None:
+        return []
+    chosen = candidates[best[1]]
+    ids = {m.mem_id for m in chosen}
+    outer: set[int] = set()  # a member holding other members (a layout row around the table) is not an item
+    for member in chosen:
+        ancestor = member.parent
+        while ancestor is not None:
+            if ancestor.mem_id in ids:
+                outer.add(ancestor.mem_id)
+            ancestor = ancestor.parent
+    return [m for m in chosen if m.mem_id not in outer]
+
+
+def listing_entries(tree: Any, base: str | None, lang: str | None) -> list[tuple[Entry, str]]:
+    """The entries of the page's listing with where each was, in page order; empty when it has none."""
+    root = tree.body or tree.root
+    if root is None:
+        return []
+    hints = Hints(base, lang, day_first_in(text_of(root), lang))
+    members = _best(root)
+    br = _br_entries(root, hints)
+    if not members or len(br) > 1.5 * len(members):
+        return br
+    headings = _headings(root, members)
+    rows = _joined_rows(members) if members[0].tag == "tr" else [(m, m) for m in members]
+    columns = _columns(members) if members[0].tag == "tr" else None
+    found: list[tuple[Entry, str]] = []
+    for row, shown in rows:
+        entry = block_entry(row, hints, columns)
+        if entry is None:
+            continue
+        year = _YEAR_HEADING.match(headings.get(shown.mem_id, ""))
+        if entry.issued is None and year:
+            entry.issued = Date(parts=((int(year.group(1)),),))
+        found.append((entry, _where(shown)))
+    return found
+
+
+def _br_entries(root: Any, hints: Hints) -> list[tuple[Entry, str]]:
     """Entries of ``<br>``-separated text: chunks of lines split by an empty line."""
-    best: list[Entry] = []
+    best: list[tuple[Entry, str]] = []
     for node in root.css("p, div, td, section, article, body"):
         if len([c for c in node.iter() if c.tag == "br"]) < 3:
             continue
@@ -311,16 +285,18 @@ def _br_entries(root: Any, base: str | None, lang: str | None) -> list[Entry]:
                 chunks[-1].append((text, links))
             elif chunks[-1]:
                 chunks.append([])
-        entries = [e for e in (_chunk_entry(c, base, lang) for c in chunks if len(c) >= 2) if e]
+        entries = [e for e in (_chunk_entry(c, hints) for c in chunks if len(c) >= 2) if e]
         if len(entries) >= 2 and len(entries) > len(best):
-            best = entries
+            where = _where(node)
+            best = [(e, f"{where} paragraph {i}") for i, e in enumerate(entries, 1)]
     return best
 
 
-def _chunk_entry(chunk: list[tuple[str, list[str]]], base: str | None, lang: str | None) -> Entry | None:
+def _chunk_entry(chunk: list[tuple[str, list[str]]], hints: Hints) -> Entry | None:
     from bibconv.arxiv import parse_arxiv_id
 
-    byline = parse_byline(_labels.strip_label(_labels.AUTHORS, chunk[1][0]) or chunk[1][0], lang)
+    second = _labels.strip_label(_labels.AUTHORS, chunk[1][0]) or chunk[1][0]
+    byline = parse_byline(second, hints.lang, hints.day_first)
     if byline is None:
         return None
     entry = Entry(
@@ -330,34 +306,10 @@ def _chunk_entry(chunk: list[tuple[str, list[str]]], base: str | None, lang: str
     entry.abstract = " ".join(_labels.strip_label(_labels.ABSTRACT, t) or t for t in rest)
     for index, (_, links) in enumerate(chunk):
         for href in links:
-            url = absolute(href, base) or ""
+            url = absolute(href, hints.base) or ""
             found = parse_arxiv_id(url, bare=False) if "arxiv.org/" in url else None
             if found and entry.arxiv is None:
                 entry.arxiv = Arxiv(id=found[0], version=found[1])
             elif index == 0 and url and entry.url is None:
                 entry.url = url
     return entry
-
-
-def listing_entries(tree: Any, base: str | None, lang: str | None) -> list[Entry]:
-    """The entries of the page's listing, in page order; empty when it has none."""
-    root = tree.body or tree.root
-    if root is None:
-        return []
-    best: tuple[float, tuple[Any, ...]] | None = None
-    candidates: dict[tuple[Any, ...], list[Any]] = {}
-    for key, members in _groups(root):
-        papers = [m for m in members if _paper_like(m)]
-        if len(papers) < 2 or len(papers) < 0.5 * len(members):
-            continue
-        candidates.setdefault(key, []).extend(papers)
-        length = sum(min(len(text_of(m)), 600) for m in papers) / len(papers)
-        score = len(candidates[key]) * length
-        if best is None or score > best[0]:
-            best = (score, key)
-    br = _br_entries(root, base, lang)
-    if best is None or len(br) > 1.5 * len(candidates[best[1]]):
-        return br
-    members = candidates[best[1]]
-    columns = _columns(members) if members[0].tag == "tr" else None
-    return [e for e in (block_entry(m, base, lang, columns) for m in members) if e]

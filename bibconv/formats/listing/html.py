@@ -15,7 +15,9 @@ What the reader looks for, in this order:
    of them), microdata, COinS spans.
 5. Any other listing: its repeated blocks (:mod:`bibconv.formats.listing.generic`).
 
-A page with none of these gives no records and a warning that says so. The page's
+A page with none of these is an error that names the file and what was looked for
+(a warning with ``--skip-invalid``): a site's home page, a login page, a search that
+found nothing. The page's
 ``lang`` attribute (or the ``lang`` read option) tells the date parser which language
 month names are in when they are ambiguous. Relative links are resolved against
 ``<base href>`` or the page's canonical URL when the page has one. Each record's ``origin``
@@ -190,16 +192,33 @@ def _entries(page: sites.Page, ctx: ReadContext) -> Iterator[_Found]:
     if single is not None:
         yield _Found(single, "meta")
         return
-    if items:
+    listed: list[tuple[Entry, str]] = []
+    if len(items) < 3:  # a page's own metadata (one CreativeWork) does not replace the list it shows
+        generic.remove_chrome(tree)
+        listed = generic.listing_entries(tree, base, lang)
+    if items and len(listed) < max(3, 2 * len(items)):
         for entry in items:
             if entry.arxiv is not None:
                 arxiv_pages.finish(entry, entry.arxiv, ctx)
         yield from (_Found(e, "structured") for e in items)
         return
-    generic.remove_chrome(tree)
-    for entry in generic.listing_entries(tree, base, lang):
+    for entry, where in listed:
         finished = arxiv_pages.finish(entry, entry.arxiv, ctx) if entry.arxiv is not None else entry
-        yield _Found(finished, "generic")
+        yield _Found(finished, "generic", where)
+
+
+def _nothing(ctx: ReadContext) -> None:
+    """Report a page that gave no record: an error, or a warning when bad input is skipped."""
+    looked = ", ".join(r.name for r in sites.readers())
+    message = (
+        "no records: no paper listing or bibliographic metadata found in this page (looked for "
+        f"an arXiv listing, the listings of {looked}, citation_* or Dublin Core meta tags, "
+        "JSON-LD, microdata, COinS, repeated blocks with titles, free-text citations)"
+    )
+    if ctx.strict:
+        ctx.fail(ParseError(message, ctx.span(1)))
+    else:
+        ctx.warn(message, 1)
 
 
 @register
@@ -233,7 +252,7 @@ class HtmlListingReader:
             ctx.fail(LimitError(f"the page is larger than {_LIMIT >> 20} MiB", ctx.span(1)))
             return
         if not data.strip():
-            ctx.warn("the page is empty: no records")
+            _nothing(ctx)
             return
         try:
             page = load_page(data, ctx)
@@ -246,8 +265,4 @@ class HtmlListingReader:
             record = found.entry.to_record(span)
             yield replace(record, names={**record.names, **found.names}) if found.names else record
         if count == 0:
-            ctx.warn(
-                "no paper listing or bibliographic metadata found in this page "
-                "(no arXiv listing, citation_* meta tags, JSON-LD, microdata, COinS, or repeated blocks "
-                "with titles): no records"
-            )
+            _nothing(ctx)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ABSTRACT", "AUTHORS", "DATE", "column_role", "strip_label"]
+__all__ = ["ABSTRACT", "AUTHORS", "CHROME", "DATE", "column_role", "strip_label"]
 
 _COLON = r"\s*[:：]\s*"
 AUTHORS = re.compile(
@@ -34,16 +34,52 @@ _AUTHOR_WORDS = (
 _ABSTRACT_WORDS = (
     r"abstract|summary|résumé|zusammenfassung|resumen|riassunto|resumo|概要|要旨|摘要|초록|аннотация"
 )
-_DATE_WORDS = r"date|published|submitted|datum|fecha|data|日付|日期|날짜|дата|publié le|veröffentlicht"
+_DATE_WORDS = (
+    r"date|published|submitted|datum|fecha|data|日付|日期|날짜|дата|publié le|veröffentlicht|year|anno|année|"
+    r"jahr|año|ano|jaar|defen[cs]e date|data di conseguimento"
+)
+_PUBLISHER_WORDS = (
+    r"univ\.?|university|universit[àaé]|universität|universidad|universidade|institution|institute|"
+    r"istituto|institut|school|affiliation|organi[sz]ation|publisher|éditeur|verlag|editore|editora"
+)
+_GENRE_WORDS = r"type|tipo|typ|kind|genre|degree|grado|grau|diplôme|abschluss"
 _ROLES = tuple(
     (role, re.compile(rf"^\s*(?:{words})\s*[:：]?\s*$", re.IGNORECASE))
     for role, words in (
         ("title", r"title|titre|titel|título|titolo|tytuł|název|タイトル|題名|标题|標題|题目|제목|название"),
-        ("authors", _AUTHOR_WORDS),
+        ("authors", _AUTHOR_WORDS + r"|names?|nome|nom|naam|nombre|student|candidate|candidat[oe]?"),
+        ("publisher", _PUBLISHER_WORDS),
+        ("genre", _GENRE_WORDS),
+        (
+            "skip",
+            r"citations?|cited by|cites|citas|zitationen|downloads?|views|reads|score|rank|#|no\.?|n[°º]|"
+            r"id|files?|pdf|links?|code|slides|video|poster|bib(?:tex)?",
+        ),
         ("abstract", _ABSTRACT_WORDS),
         ("date", _DATE_WORDS),
     )
 )
+
+
+CHROME = re.compile(
+    r"^\W*(?:(?:page|pagina|página|seite|strona|sida|side)\s+\d+\s*(?:/|of|di|de|von|z|av|sur)\s*\d+"
+    r"|(?:showing|displaying|results?|risultati|résultats|resultados|ergebnisse|treffer|trovati|found)"
+    r"\s*[:\-–]?\s*\d[\d,.]*(?:\s*[-–]\s*\d+)?(?:\s*(?:of|di|de|von|sur|out of)\s*\d[\d,.]*)?"
+    r"(?:\s*(?:results?|records?|items))?\W*$"
+    r"|\d[\d,.]*\s*(?:results?|records?|hits|items|treffer|résultats|resultados|risultati|record trovati|"
+    r"documents?)\b"
+    r"|(?:next|previous|prev|first|last|more|home|log ?in|sign ?in|sign ?up|register|search|advanced search|"
+    r"download|export|print|share|cite|cited by|citations?|related articles|all \d+ versions|scarica|"
+    r"télécharger|herunterladen|descargar|baixar|sort by|order by|filter|refine|back to top|menu|contact|"
+    r"contact us|cookie policy|cookies?|privacy(?: policy)?|imprint|impressum|terms(?: of use)?|"
+    r"accessibility|"
+    r"sitemap|help|faq|about(?: us)?)\b\W*$"
+    r"|(?:scarica|download|export|télécharger|herunterladen|descargar|baixar)\s+(?:file\s+)?"
+    r"(?:excel|csv|pdf|bibtex|ris|xml|xls|citations?|results?)\b"
+    r"|cited by\s+\d+|zitiert von|cité \d+ fois|citado por)",
+    re.IGNORECASE,
+)
+"""Text of a site's chrome (pagers, result counts, download and "cited by" links): never a title or author."""
 
 
 def strip_label(pattern: re.Pattern[str], text: str) -> str | None:
@@ -53,7 +89,8 @@ def strip_label(pattern: re.Pattern[str], text: str) -> str | None:
 
 
 def column_role(heading: str) -> str | None:
-    """``"title"``, ``"authors"``, ``"abstract"`` or ``"date"`` for a table's column heading."""
+    """``"title"``, ``"authors"``, ``"abstract"``, ``"date"``, ``"publisher"``, ``"genre"`` or ``"skip"``
+    (counts, numbers, links: never a field) for a table's column heading."""
     text = heading.strip()
     for role, pattern in _ROLES:
         if pattern.match(text):
