@@ -187,12 +187,6 @@ def _headings(root: Any, members: list[Any]) -> dict[int, str]:
     return found
 
 
-def _where(node: Any) -> str:
-    from bibconv.formats.listing.sites import where
-
-    return where(node)
-
-
 def _containers(candidates: dict[tuple[Any, ...], list[Any]]) -> dict[tuple[Any, ...], int]:
     """For each kind, how many items of the other kinds its members hold (a list holds its items)."""
     kind_of = {m.mem_id: key for key, members in candidates.items() for m in members}
@@ -261,6 +255,9 @@ def listing_entries(tree: Any, base: str | None, lang: str | None) -> list[tuple
     headings = _headings(root, members)
     rows = _joined_rows(members) if members[0].tag == "tr" else [(m, m) for m in members]
     columns = _columns(members) if members[0].tag == "tr" else None
+    from bibconv.formats.listing.sites import Item, Locator
+
+    locate = Locator()
     found: list[tuple[Entry, str]] = []
     for row, shown in rows:
         entry = block_entry(row, hints, columns)
@@ -269,12 +266,14 @@ def listing_entries(tree: Any, base: str | None, lang: str | None) -> list[tuple
         year = _YEAR_HEADING.match(headings.get(shown.mem_id, ""))
         if entry.issued is None and year:
             entry.issued = Date(parts=((int(year.group(1)),),))
-        found.append((entry, _where(shown)))
+        found.append((entry, locate(Item(entry, shown))))
     return found
 
 
 def _br_entries(root: Any, hints: Hints) -> list[tuple[Entry, str]]:
     """Entries of ``<br>``-separated text: chunks of lines split by an empty line."""
+    from bibconv.formats.listing.sites import Item, Locator
+
     best: list[tuple[Entry, str]] = []
     for node in root.css("p, div, td, section, article, body"):
         if len([c for c in node.iter() if c.tag == "br"]) < 3:
@@ -287,8 +286,7 @@ def _br_entries(root: Any, hints: Hints) -> list[tuple[Entry, str]]:
                 chunks.append([])
         entries = [e for e in (_chunk_entry(c, hints) for c in chunks if len(c) >= 2) if e]
         if len(entries) >= 2 and len(entries) > len(best):
-            where = _where(node)
-            best = [(e, f"{where} paragraph {i}") for i, e in enumerate(entries, 1)]
+            best = [(e, Locator()(Item(e, node, f"paragraph {i}"))) for i, e in enumerate(entries, 1)]
     return best
 
 
