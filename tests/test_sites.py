@@ -54,6 +54,7 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "goscholar_search_citation_corr_2016_trimmed.html": ("google-scholar", 1),
     "own_aclanthology_volume_2022_acl_long.html": ("acl-anthology", 3),
     "own_aclanthology_event_tacl_conll_2019.html": ("acl-anthology", 3),
+    "own_cvf_cvpr2021_all.html": ("cvf", 2),
 }
 
 
@@ -192,6 +193,10 @@ def test_cvf_day_page_reads_the_bibtex_each_paper_shows() -> None:
     )
     assert first.dates["issued"].parts == ((2020, 6),)
     assert first.extra["html:pdf_url"].endswith("_CVPR_2020_paper.pdf")
+    recent, _ = _read(OWN_PAGES / "own_cvf_cvpr2021_all.html")
+    assert [r.arxiv.id for r in recent if r.arxiv] == ["2012.09841", "2011.10566"]
+    assert [r.fields["page"] for r in recent] == ["12873-12883", "15750-15758"]
+    assert recent[0].names["author"][2].family == "Ommer"
     last = records[-1]  # the saved page ends inside this entry: the title is all it shows
     assert last.fields["title"] == "Scene Recomposition by Learning-Based ICP"
     assert "author" not in last.names
