@@ -18,7 +18,7 @@ import bibconv
 from bibconv.errors import Diagnostic
 from bibconv.formats.listing import html as html_reader
 from bibconv.formats.listing import sites
-from bibconv.formats.listing.sites import scholar
+from bibconv.formats.listing.common import MORE_AUTHORS_NOTE
 from bibconv.model import Record
 from bibconv.registry import ReadContext
 from tests.golden import FIXTURES, check_golden
@@ -137,7 +137,7 @@ def test_scholar_results_drop_labels_and_split_the_grey_line() -> None:
     assert first.dates["issued"].parts == ((1996,),)
     cut = records[5]
     assert [n.family for n in cut.names["author"]] == ["Bannister", "Yu", "Leitner"]
-    assert scholar.AUTHORS_CUT_NOTE in cut.fields["note"]
+    assert MORE_AUTHORS_NOTE in cut.fields["note"]
     assert all("[" not in r.fields["title"] and "<b>" not in r.fields["title"] for r in records)
     assert [r.extra["scholar:cited_by"] for r in records[:3]] == ["4", "6", "80"]
 
@@ -158,7 +158,7 @@ def test_scholar_profile_rows_split_the_venue_and_never_date_a_count() -> None:
     profile, _ = _read(require_shared("corpus", "html-wild", "gscholar_profile_manmatha_2017.html"))
     assert profile[0].type == "patent"
     assert profile[0].fields["number"] == "9,104,700"
-    assert scholar.AUTHORS_CUT_NOTE in profile[1].fields["note"]
+    assert MORE_AUTHORS_NOTE in profile[1].fields["note"]
 
 
 def test_acl_anthology_author_page() -> None:
@@ -217,7 +217,7 @@ def test_json_and_control_hints_are_read() -> None:
     daily, _ = _read(OWN_PAGES / "own_huggingface_daily_2023-07-19.html")
     assert [r.arxiv.id for r in daily if r.arxiv] == ["2307.09288", "2307.08691"]
     search, _ = _read(OWN_PAGES / "own_semanticscholar_search.html")
-    assert scholar.AUTHORS_CUT_NOTE in search[0].fields["note"]
+    assert MORE_AUTHORS_NOTE in search[0].fields["note"]
     assert "note" not in search[1].fields
     assert (search[0].fields["DOI"], search[0].arxiv and search[0].arxiv.id) == (
         "10.18653/v1/2020.emnlp-main.550",

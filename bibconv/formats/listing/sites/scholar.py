@@ -7,7 +7,8 @@ as an abstract (Scholar cuts it, so the record says so); the title link as the U
 side ``[PDF]`` link as the PDF's; DOI and arXiv id from either. A profile row: the title,
 the authors line, the venue line ``Journal 12 (3), 45-67, 2002`` split into venue, volume,
 issue and pages, and the year column. A trailing ``…`` on an author line means Scholar
-shows only the first authors: those are kept and a note says the list is incomplete.
+shows only the first authors: those are kept and a note says more exist
+(:data:`~bibconv.formats.listing.common.MORE_AUTHORS_NOTE`).
 Citation counts are kept apart (``scholar:cited_by``), never read as a date.
 """
 
@@ -16,15 +17,14 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from bibconv.formats.listing.common import Entry, authors_from_text, clean_space
+from bibconv.formats.listing.common import Entry, author_list, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, site
 from bibconv.model import Arxiv, Date
 from bibconv.registry import ReadContext
 
-__all__ = ["AUTHORS_CUT_NOTE", "TITLE_CUT_NOTE", "Scholar"]
+__all__ = ["TITLE_CUT_NOTE", "Scholar"]
 
-AUTHORS_CUT_NOTE = "Author list shortened in the source listing: only the first authors are shown"
 TITLE_CUT_NOTE = "Title shortened in the source listing"
 _BASE = "https://scholar.google.com/"
 _MORE = re.compile(r"\s*(?:…|\.\.\.)\s*$")
@@ -49,12 +49,8 @@ def _note(entry: Entry, note: str) -> None:
 
 
 def _authors(entry: Entry, text: str) -> None:
-    """Authors of a grey line; a trailing ellipsis keeps the shown ones and notes the cut."""
-    text = clean_space(text)
-    cut = _MORE.search(text) is not None
-    entry.authors = authors_from_text(_MORE.sub("", text).rstrip(" ,"))
-    if cut and entry.authors:
-        _note(entry, AUTHORS_CUT_NOTE)
+    """Authors of a grey line; a trailing ellipsis keeps the shown ones and the record says more exist."""
+    entry.authors, entry.more_authors = author_list(_MORE.sub(", …", clean_space(text)))
 
 
 def _venue(entry: Entry, text: str) -> None:

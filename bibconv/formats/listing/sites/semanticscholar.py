@@ -39,7 +39,6 @@ def _authors(node: Any, page: Page) -> tuple[tuple[Any, ...], bool]:
 
 def _row(node: Any, page: Page) -> Item | None:
     from bibconv.arxiv import parse_arxiv_id
-    from bibconv.formats.listing.sites.scholar import AUTHORS_CUT_NOTE
 
     title = node.css_first(".cl-paper-title")
     if title is None or not text_of(title):
@@ -48,9 +47,7 @@ def _row(node: Any, page: Page) -> Item | None:
     link = node.css_first("a[href*='/paper/']")
     base = page.base or _BASE
     entry.url = absolute(link.attributes.get("href"), base) if link is not None else None
-    entry.authors, cut = _authors(node, page)
-    if cut and entry.authors:
-        entry.fields["note"] = AUTHORS_CUT_NOTE
+    entry.authors, entry.more_authors = _authors(node, page)
     venue = text_of(node.css_first(".cl-paper-venue"))
     if venue:
         entry.fields["container-title"] = venue
