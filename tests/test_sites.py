@@ -289,3 +289,11 @@ def test_acl_anthology_volume_and_event_pages() -> None:
     venue = "Proceedings of the 23rd Conference on Computational Natural Language Learning (CoNLL)"
     assert event[1].fields["container-title"] == venue
     assert [r.dates["issued"].parts for r in event] == [((2019,),)] * 3
+
+
+def test_no_site_reader_claims_another_shared_page() -> None:
+    corpus = require_shared("corpus")
+    for path in sorted(corpus.glob("html-*/*.html")):
+        name = f"{path.parent.name}/{path.name}"
+        claimed = sites.claiming(_page(path))
+        assert (claimed.name if claimed else None) == (SHARED[name][0] if name in SHARED else None), name

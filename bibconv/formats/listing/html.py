@@ -228,7 +228,8 @@ class HtmlListingReader:
     name: ClassVar[str] = "html"
     extensions: ClassVar[tuple[str, ...]] = (".html", ".htm", ".xhtml")
     description: ClassVar[str] = (
-        "web page listing papers (arXiv, publisher meta tags, JSON-LD, COinS, any listing)"
+        "web page listing papers (arXiv, DBLP, Google Scholar, ACL Anthology, proceedings sites,"
+        " publisher meta tags, JSON-LD, COinS, any listing)"
     )
 
     @staticmethod
