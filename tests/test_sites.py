@@ -10,9 +10,12 @@ the markup of sites of which no saved page was found.
 
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bibconv
 from bibconv.errors import Diagnostic
@@ -297,3 +300,43 @@ def test_no_site_reader_claims_another_shared_page() -> None:
         name = f"{path.parent.name}/{path.name}"
         claimed = sites.claiming(_page(path))
         assert (claimed.name if claimed else None) == (SHARED[name][0] if name in SHARED else None), name
+
+
+_SITE_SHELLS = [  # (head, body) of pages each site reader claims; {} is where the soup goes
+    ('<link rel="canonical" href="https://dblp.org/pid/1/2.html">', '<ul class="publ-list">{}</ul>'),
+    ("<title>x - Google Scholar</title>", '<div class="gs_r"><div class="gs_ri">{}</div></div>'),
+    ("<title>x - ACL Anthology</title>", '<h2 id="title">V</h2><div class="d-sm-flex">{}</div>'),
+    ("<title>CVPR 2020 Open Access Repository</title>", "<dl>{}</dl>"),
+    ("<title>Proceedings of Machine Learning Research</title>", '<div class="paper">{}</div>'),
+    ("<title>Daily Papers - Hugging Face</title>", '<div data-props="{}"></div>'),
+    ('<title>x | OpenReview</title><script id="__NEXT_DATA__" type="application/json">{}</script>', ""),
+    ("<title>ICML 2019 Schedule</title>", "<div class='maincard'>{}</div>"),
+]
+_PARTS = st.sampled_from(
+    [
+        '<li class="entry article">', '<li class="year">20', '<span class="title">T.', '<cite class="data">',
+        '<span itemprop="author"><span itemprop="name">Wei Wang 0001</span></span>', '<nav class="publ">',
+        '<li class="ee"><a href="https://doi.org/10.1/x">', '<h3 class="gs_rt">', '<div class="gs_a">A B - ',
+        "…, 2002 - x.org", '<strong><a href="/2020.acl-1.1/">', '<a href="/people/x/">N N</a>',
+        '<dt class="ptitle"><a href="p.html">', '<div class="bibref">@InProceedings{k, author = {A',
+        '<p class="title">', '<span class="info">PMLR 9:', '{"dailyPapers": [{"paper": {"title": 5}}]}',
+        '{"props": {"pageProps": {"notes": [1, {"content": {"title": "T", "authors": "AB"}, '
+        '"pdate": 1e300}]}}}', '<div class="maincardBody">', '<div class="maincardFooter">A · B', "</a>",
+        "</div>", "</li>", "}", "]",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=80, deadline=None)
+@given(shell=st.sampled_from(_SITE_SHELLS), parts=st.lists(_PARTS, max_size=12))
+def test_site_markup_soup_gives_records_or_a_diagnostic_never_an_exception(
+    shell: tuple[str, str], parts: list[str]
+) -> None:
+    soup = "".join(parts)
+    head, body = shell
+    if "data-props" in body:
+        soup = escape(soup, quote=True)
+    page = f"<html><head>{head.format(soup)}</head><body>{body.format(soup)}</body></html>"
+    diagnostics: list[Diagnostic] = []
+    for record in bibconv.read(page.encode("utf-8"), "html", strict=False, diagnostics=diagnostics):
+        assert record.origin is not None

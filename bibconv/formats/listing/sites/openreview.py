@@ -73,13 +73,27 @@ def _value(content: dict[str, Any], key: str) -> Any:
     return value.get("value") if isinstance(value, dict) else value
 
 
+def _stamp_date(stamp: Any) -> Date | None:
+    """The day of an OpenReview time stamp (milliseconds since 1970), or ``None``."""
+    from datetime import datetime, timezone
+
+    if not isinstance(stamp, int) or isinstance(stamp, bool):
+        return None
+    try:
+        day = datetime.fromtimestamp(stamp / 1000, timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return Date(parts=((day.year, day.month, day.day),))
+
+
 def _json_notes(page: Page) -> list[Item]:
     script = next((t for a, t in page.scripts if a.get("id") == "__NEXT_DATA__"), None)
     try:
         data = json.loads(script) if script else None
     except ValueError:
         return []
-    props = data.get("props", {}).get("pageProps", {}) if isinstance(data, dict) else {}
+    props = data.get("props") if isinstance(data, dict) else None
+    props = props.get("pageProps") if isinstance(props, dict) else None
     notes = props.get("notes") if isinstance(props, dict) else None
     items: list[Item] = []
     for index, note in enumerate(notes if isinstance(notes, list) else []):
@@ -89,19 +103,15 @@ def _json_notes(page: Page) -> list[Item]:
             continue
         entry = Entry(title=title, record_type="paper-conference")
         names = _value(content, "authors")
-        entry.authors = tuple(n for n in (person(x) for x in names or [] if isinstance(x, str)) if n)
+        names = names if isinstance(names, list) else []
+        entry.authors = tuple(n for n in (person(x) for x in names if isinstance(x, str)) if n)
         abstract, venue = _value(content, "abstract"), _value(content, "venue")
         entry.abstract = abstract if isinstance(abstract, str) else ""
         if isinstance(venue, str) and venue:
             entry.fields["container-title"] = venue
         if isinstance(note.get("id"), str):
             entry.url = f"{_BASE}forum?id={note['id']}"
-        stamp = note.get("pdate") or note.get("cdate")
-        if isinstance(stamp, int):
-            from datetime import datetime, timezone
-
-            day = datetime.fromtimestamp(stamp / 1000, timezone.utc)
-            entry.issued = Date(parts=((day.year, day.month, day.day),))
+        entry.issued = _stamp_date(note.get("pdate") or note.get("cdate"))
         items.append(Item(entry, None, f"script#__NEXT_DATA__ notes[{index}]"))
     return items
 
