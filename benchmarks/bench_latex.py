@@ -1,7 +1,9 @@
 """Decoding cost per field: bibconv.latex.decode against plain pylatexenc on real .bib files.
 
-Run ``python benchmarks/bench_latex.py [file.bib ...]`` (default: fixtures/bibtex/biblatex-examples.bib
-and the 506-entry fixtures/bibtex/bbt_import_Unabbreviate_on_import_1436-1.bib). Every field value of
+Run ``python benchmarks/bench_latex.py [file.bib ...]`` (default: the real-world samples
+corpus/bibtex/biblatex-examples.bib and the 506-entry
+corpus/bibtex/bbt_import_Unabbreviate_on_import_1436-1.bib of the shared folder, ``$BIBCONV_SHARED`` or
+``../shared``). Every field value of
 every entry is decoded; the best of several rounds is reported, in µs per field and in total, for
 ``decode`` (rich text and plain), plain pylatexenc ``LatexNodes2Text().latex_to_text`` and pylatexenc with
 math kept verbatim (bibtexparser's configuration).
@@ -9,6 +11,7 @@ math kept verbatim (bibtexparser's configuration).
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import time
@@ -21,9 +24,10 @@ sys.path.insert(0, str(ROOT))
 from bibconv.latex import decode, has_tex  # noqa: E402
 from bibconv.latex.fast import fast_decode  # noqa: E402
 
+SHARED = Path(os.environ.get("BIBCONV_SHARED") or ROOT.parent / "shared")
 DEFAULT_FILES = (
-    ROOT / "fixtures" / "bibtex" / "biblatex-examples.bib",
-    ROOT / "fixtures" / "bibtex" / "bbt_import_Unabbreviate_on_import_1436-1.bib",
+    SHARED / "corpus" / "bibtex" / "biblatex-examples.bib",
+    SHARED / "corpus" / "bibtex" / "bbt_import_Unabbreviate_on_import_1436-1.bib",
 )
 ROUNDS = 5
 

@@ -368,9 +368,9 @@ def convert_files(
     ``key_format="authyear"``…), ``read_options`` to the reader (``{"arxiv_date": "version"}``);
     ``after_input`` is called when each input is done.
 
-    >>> text = convert_files(["fixtures/bibtex/xampl.bib"], "ris", jobs=2)
+    >>> text = convert_files(["fixtures/bibtex/bibconv_arxiv_spellings.bib"], "ris", jobs=2)
     >>> text.count("ER  - "), text.splitlines()[0]
-    (36, 'TY  - JOUR')
+    (15, 'TY  - UNPB')
     """
     reading = dict(read_options or {})
     if limits is not None:

@@ -203,9 +203,9 @@ def register(cls: T) -> T:
     ...     name, extensions, description = "titles", (".titles",), "one title a line"
     ...     def write(self, records, stream, ctx):
     ...         stream.writelines(f"{r.title}\\n" for r in records)
-    >>> print(bibconv.write(bibconv.read("fixtures/bibtex/xampl.bib")[:2], "titles"), end="")
-    The Gnats and Gnus Document Preparation System
-    The Gnats and Gnus Document Preparation System
+    >>> print(bibconv.write(bibconv.read("fixtures/text/own/numbered_en.txt")[:2], "titles"), end="")
+    Speculative Decoding with Tree Drafts
+    A Study of $k$-sparse Attention
     >>> _ = bibconv.registry._REGISTRY.pop("titles")  # unregistered again
     """
     info = _REGISTRY.setdefault(cls.name, FormatInfo(cls.name))  # type: ignore[attr-defined]

@@ -10,9 +10,9 @@ import pytest
 
 import bibconv
 from bibconv.errors import FormatError
-from tests.golden import FIXTURES
+from tests.golden import sample
 
-SAMPLE = FIXTURES / "csljson" / "commonmeta_csl-list.json"
+SAMPLE = sample("csljson/commonmeta_csl-list.json")
 
 PUBLIC = {
     "Arxiv",
@@ -67,6 +67,7 @@ def test_error_tree() -> None:
         assert issubclass(getattr(bibconv, name), bibconv.ReadError)
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize(
     "make_source",
     [
@@ -87,11 +88,13 @@ def test_read_accepts_every_kind_of_source(make_source) -> None:  # type: ignore
     assert records[0].names["author"][0].family == "Tenopir"
 
 
+@pytest.mark.shared
 def test_iter_records_streams() -> None:
     records = bibconv.iter_records(SAMPLE)
     assert next(records).id == "tenopirChangesDataSharing2015"
 
 
+@pytest.mark.shared
 def test_write_to_path_stream_and_string(tmp_path: Path) -> None:
     records = bibconv.read(SAMPLE)
     text = bibconv.write(records, "csljson")
@@ -109,17 +112,20 @@ def test_convert_text() -> None:
     assert json.loads(out) == [{"id": "a", "citation-key": "a", "type": "book", "title": "T"}]
 
 
+@pytest.mark.shared
 def test_detect() -> None:
     assert bibconv.detect(SAMPLE) == "csljson"
     with pytest.raises(FormatError, match="pass --from FORMAT"):
         bibconv.detect(b"plain words, nothing else")
 
 
+@pytest.mark.shared
 def test_unknown_format_names_the_known_ones() -> None:
     with pytest.raises(FormatError, match=r"known formats: .*csljson"):
         bibconv.read(SAMPLE, "nosuch")
 
 
+@pytest.mark.shared
 def test_failed_write_leaves_the_old_file(tmp_path: Path) -> None:
     target = tmp_path / "out.json"
     target.write_text("old")

@@ -11,7 +11,7 @@ import pytest
 import bibconv
 from bibconv.errors import ParseError, ReadError
 from bibconv.formats.arxiv_jsonl import record_from_snapshot, records_from_snapshot
-from tests.golden import FIXTURES, check_golden
+from tests.golden import FIXTURES, check_golden, need
 
 SAMPLE = FIXTURES / "arxiv-jsonl" / "sample.jsonl"
 LINES = SAMPLE.read_text(encoding="utf-8").splitlines()
@@ -136,7 +136,7 @@ def test_detection_tells_the_snapshot_from_csl_json(tmp_path: Path) -> None:
     csl_lines = tmp_path / "items.json"
     csl_lines.write_text('{"id": "a", "type": "book", "title": "T"}\n{"id": "b", "type": "book"}\n')
     assert bibconv.detect(csl_lines) == "csljson"
-    assert bibconv.detect(FIXTURES / "csljson" / "commonmeta_csl-list.json") == "csljson"
+    assert bibconv.detect(need("csljson/commonmeta_csl-list.json")) == "csljson"
 
 
 def test_bad_lines_fail_with_their_line_or_are_skipped() -> None:

@@ -18,12 +18,10 @@ from bibconv.errors import Diagnostic, ParseError
 from bibconv.formats.bibtex import syntax as bibtex_syntax
 from bibconv.model import Arxiv, Date, Name
 from bibconv.registry import detect_format, format_for_extension
-from tests.golden import FIXTURES, check_golden
+from tests.golden import FIXTURES, check_golden, golden_base, sample, samples
 
 BIB = FIXTURES / "bibtex"
-SAMPLES = sorted(
-    p for p in BIB.iterdir() if p.suffix in (".bib", ".bibtex", ".biblatex") and ".golden." not in p.name
-)
+SAMPLES = [p for p in samples("bibtex", ".bib", ".bibtex", ".biblatex") if ".golden." not in p.name]
 GOLDEN = [
     "xampl.bib",
     "biblatex-examples.bib",
@@ -63,10 +61,11 @@ def test_every_sample_reads(path: Path) -> None:
     assert detect_format(head=path.read_text(encoding="utf-8-sig")[:4096]) == "bibtex"
 
 
-@pytest.mark.parametrize("name", GOLDEN)
-def test_canonical_records_golden(name: str, update_golden: bool) -> None:
-    records, _ = read(BIB / name)
-    check_golden(BIB / f"{name}.csl.json", bibconv.write(records, "csljson") or "", update_golden)
+@pytest.mark.parametrize("path", [sample(f"bibtex/{name}") for name in GOLDEN], ids=lambda p: p.name)
+def test_canonical_records_golden(path: Path, update_golden: bool) -> None:
+    records, _ = read(path)
+    golden = golden_base(path).with_name(f"{path.name}.csl.json")
+    check_golden(golden, bibconv.write(records, "csljson") or "", update_golden)
 
 
 def test_broken_entries_reported_with_line_and_key_the_rest_come_through() -> None:
@@ -302,15 +301,17 @@ def test_streaming_memory_does_not_grow_with_entries(monkeypatch: pytest.MonkeyP
     assert large - small < 800 * 1000, (small, large)
 
 
+@pytest.mark.shared
 def test_small_chunks_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    path = BIB / "bbt_import_Unabbreviate_on_import_1436-1.bib"
+    path = sample("bibtex/bbt_import_Unabbreviate_on_import_1436-1.bib")
     whole = bibconv.read(path, "bibtex", strict=False)
     monkeypatch.setattr(bibtex_syntax, "CHUNK_SIZE", 2000)
     assert bibconv.read(io.BytesIO(path.read_bytes()), "bibtex", strict=False) == whole
 
 
+@pytest.mark.shared
 def test_biblatex_reader_is_the_same_reader() -> None:
-    path = BIB / "biblatex-examples.bib"
+    path = sample("bibtex/biblatex-examples.bib")
     assert bibconv.read(path, "biblatex") == bibconv.read(path, "bibtex")
     assert format_for_extension("refs.biblatex") == "biblatex"
     assert format_for_extension("refs.bib", writing=True) == "bibtex"

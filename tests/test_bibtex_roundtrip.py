@@ -14,12 +14,9 @@ from bibconv import latex
 from bibconv.formats.bibtex import table as bibtex_map
 from bibconv.latex.allow import preamble_commands
 from bibconv.model import Date, Name, Record
-from tests.golden import FIXTURES
+from tests.golden import samples
 
-BIB = FIXTURES / "bibtex"
-SAMPLES = sorted(
-    p for p in BIB.iterdir() if p.suffix in (".bib", ".bibtex", ".biblatex") and ".golden." not in p.name
-)
+SAMPLES = [p for p in samples("bibtex", ".bib", ".bibtex", ".biblatex") if ".golden." not in p.name]
 _BIBLATEX_ONLY_TYPES = bibtex_map.BIBLATEX_TYPES - bibtex_map.BIBTEX_TYPES
 
 

@@ -17,9 +17,9 @@ from bibconv.formats.bibtex import syntax as bibtex_syntax
 from bibconv.formats.bibtex.scan import scan
 from bibconv.registry import ReadContext
 from bibconv.textio import iter_lines, open_text
-from tests.golden import FIXTURES
+from tests.golden import samples
 
-SAMPLES = sorted(p for p in (FIXTURES / "bibtex").iterdir() if p.suffix in (".bib", ".bibtex", ".biblatex"))
+SAMPLES = samples("bibtex", ".bib", ".bibtex", ".biblatex")
 
 
 def _described(block: Any) -> tuple[Any, ...]:
@@ -144,6 +144,7 @@ class _Uneven(io.StringIO):
         return super().read(self._random.randint(1, max(1, size or 1)))
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("sizes", [(64, 400), (1, 30), (300, 2000)])
 def test_chunks_cut_where_the_line_rule_cuts(sizes: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bibtex_syntax, "CHUNK_SIZE", sizes[0])

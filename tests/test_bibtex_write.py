@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import bibconv
 from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.names import split_bibtex_names
-from tests.golden import FIXTURES, check_golden
+from tests.golden import FIXTURES, check_golden, golden_base, need, sample
 from tests.tools import require_tool
 
 BIB = FIXTURES / "bibtex"
@@ -40,11 +40,17 @@ def _read(text: str) -> list[Record]:
     return bibconv.read(text, "bibtex")
 
 
-@pytest.mark.parametrize(("name", "dialect"), OUTPUTS)
-def test_output_golden(name: str, dialect: str, update_golden: bool) -> None:
-    records = bibconv.read(BIB / name, "bibtex")
+def _golden(name: str, dialect: str) -> Path:
+    return golden_base(sample(f"bibtex/{name}")).with_name(f"{name}.golden.{dialect}.bib")
+
+
+@pytest.mark.parametrize(
+    ("path", "dialect"), [pytest.param(sample(f"bibtex/{n}"), d, id=f"{n}-{d}") for n, d in OUTPUTS]
+)
+def test_output_golden(path: Path, dialect: str, update_golden: bool) -> None:
+    records = bibconv.read(path, "bibtex")
     out = bibconv.write(records, dialect) or ""
-    check_golden(BIB / f"{name}.golden.{dialect}.bib", out, update_golden)
+    check_golden(_golden(path.name, dialect), out, update_golden)
 
 
 def test_layout_one_field_per_line_fixed_order_indent() -> None:
@@ -214,7 +220,7 @@ def _pybtex_and_bibtexparser_agree(text: str) -> None:
 
 @pytest.mark.parametrize(("name", "dialect"), OUTPUTS)
 def test_pybtex_and_bibtexparser_parse_our_output_equal(name: str, dialect: str) -> None:
-    _pybtex_and_bibtexparser_agree((BIB / f"{name}.golden.{dialect}.bib").read_text(encoding="utf-8"))
+    _pybtex_and_bibtexparser_agree(_golden(name, dialect).read_text(encoding="utf-8"))
 
 
 ALLOWED_BIBTEX_WARNINGS = re.compile(
@@ -249,9 +255,9 @@ def _hostile_records() -> list[Record]:
 
 @pytest.mark.parametrize("ascii_only", [False, True])
 def test_bibtex_program_reads_our_output(tmp_path: Path, ascii_only: bool) -> None:
-    records = bibconv.read(BIB / "xampl.bib", "bibtex")
+    records = bibconv.read(need("bibtex/xampl.bib"), "bibtex")
     records += bibconv.read(BIB / "bibconv_arxiv_spellings.bib", "bibtex")
-    records += bibconv.read(BIB / "bbt_import_Unabbreviate_on_import_1436-1.bib", "bibtex")
+    records += bibconv.read(need("bibtex/bbt_import_Unabbreviate_on_import_1436-1.bib"), "bibtex")
     records += _hostile_records()
     out = bibconv.write(records, "bibtex", ascii=ascii_only) or ""
     stdout, warnings = _bibtex_messages(tmp_path, out)
@@ -262,7 +268,7 @@ def test_bibtex_program_reads_our_output(tmp_path: Path, ascii_only: bool) -> No
 
 
 def test_bibtex_program_warns_no_more_than_on_the_source(tmp_path: Path) -> None:
-    source = BIB / "xampl.bib"
+    source = need("bibtex/xampl.bib")
     _, before = _bibtex_messages(tmp_path, source.read_text(encoding="utf-8"))
     _, after = _bibtex_messages(tmp_path, bibconv.write(bibconv.read(source, "bibtex"), "bibtex") or "")
     assert set(after) <= set(before)
@@ -311,8 +317,8 @@ def test_biber_tool_accepts_our_biblatex(tmp_path: Path) -> None:
     warnings = _biber_warnings(tmp_path, bibconv.write(records, "biblatex") or "")
     assert warnings, "the hostile records have no date: biber should say so"
     assert all(ALLOWED_BIBER_WARNINGS.match(w) for w in warnings), warnings
-    source = (BIB / "biblatex-examples.bib").read_text(encoding="utf-8")
-    ours = bibconv.write(bibconv.read(BIB / "biblatex-examples.bib", "bibtex"), "biblatex") or ""
+    source = need("bibtex/biblatex-examples.bib").read_text(encoding="utf-8")
+    ours = bibconv.write(bibconv.read(need("bibtex/biblatex-examples.bib"), "bibtex"), "biblatex") or ""
     ours_warnings = {w for w in _biber_warnings(tmp_path, ours) if not OWN_FIELDS_WARNING.search(w)}
     assert ours_warnings <= set(_biber_warnings(tmp_path, source))
 

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from bibconv import __version__
 from bibconv.cli import main
-from tests.golden import FIXTURES
+from tests.golden import sample
 
-SAMPLE = FIXTURES / "csljson" / "commonmeta_csl-list.json"
+SAMPLE = sample("csljson/commonmeta_csl-list.json")
 GOOD = '[{"id": "a", "type": "book", "title": "A"}, {"id": "b", "type": "book", "title": "B"}]'
 BAD_ITEM = '[{"id": "a", "type": "book", "title": "A"}, {"id": "x", "type": "book", "author": 7}]'
 
@@ -45,6 +45,7 @@ def test_python_dash_m_entry_point() -> None:
     assert result.stdout.strip() == f"bibconv, version {__version__}"
 
 
+@pytest.mark.shared
 def test_convert_file_to_stdout() -> None:
     result = CliRunner().invoke(main, ["convert", str(SAMPLE), "-t", "csljson"])
     assert result.exit_code == 0, result.output
@@ -68,6 +69,7 @@ def test_several_inputs_are_concatenated_in_order(tmp_path: Path) -> None:
     assert [i["id"] for i in json.loads(result.stdout)] == ["one", "two", "three"]
 
 
+@pytest.mark.shared
 def test_output_file_and_format_from_its_extension(tmp_path: Path) -> None:
     out = tmp_path / "out.csl.json"
     result = CliRunner().invoke(main, ["convert", str(SAMPLE), "-o", str(out)])
@@ -104,6 +106,7 @@ def test_skip_invalid_keeps_good_records_reports_and_exits_1() -> None:
     assert result.stderr.splitlines()[-1] == "bibconv: 1 record was skipped"
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -164,6 +167,7 @@ def test_formats_lists_reading_and_writing() -> None:
     assert line.split()[1:3] == ["yes", "yes"]
 
 
+@pytest.mark.shared
 def test_detect_prints_each_format(tmp_path: Path) -> None:
     unknown = tmp_path / "x.dat"
     unknown.write_text("???")

@@ -21,12 +21,11 @@ import pytest
 import rispy
 from lxml import etree
 
-from tests.golden import FIXTURES
+from tests.golden import csl_schema
 from tests.test_matrix import MATRIX, PAIRS
 from tests.tools import require_tool
 
 CASES = [f"{reader}/{case}" for reader, case, _ in PAIRS]
-SCHEMA = json.loads((FIXTURES / "schema" / "csl-data.json").read_text(encoding="utf-8"))
 _ENTRY_HEAD = re.compile(r"^@(\w+)\{([^,\n]*),", re.MULTILINE)
 _TAG = re.compile(r"<[^>]+>")
 _MODS = "{http://www.loc.gov/mods/v3}"
@@ -119,7 +118,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("case", CASES)
 def test_csljson_output_validates_against_the_official_schema(case: str) -> None:
-    jsonschema.Draft7Validator(SCHEMA).validate(items(case))
+    jsonschema.Draft7Validator(csl_schema()).validate(items(case))
 
 
 # --- pandoc ------------------------------------------------------------------------------------

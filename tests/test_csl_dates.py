@@ -12,7 +12,7 @@ import pytest
 import bibconv
 from bibconv.errors import Diagnostic
 from bibconv.model import Date, Record
-from tests.golden import FIXTURES, check_golden
+from tests.golden import check_golden, golden_base, sample
 
 SEASONS_FILE = "bbt_export_Season_ranges_should_be_exported_as_pseudo-months_13-16_or_21-24_860.csl.json"
 WRITERS = {"bibtex": ".bib", "biblatex": ".biblatex", "ris": ".ris", "csljson": ".csl.json"}
@@ -132,7 +132,7 @@ def test_a_season_the_formats_cannot_hold_is_reported() -> None:
     assert [d.message for d in diagnostics] == ["season 'Lent' of the date is not written"]
 
 
-SEASONS = FIXTURES / "csljson" / SEASONS_FILE
+SEASONS = sample(f"csljson/{SEASONS_FILE}")
 """Better BibTeX's export of seasons and season ranges (fixtures/SOURCES.md)."""
 SEASON_WARNINGS = {
     "bibtex": [],
@@ -144,6 +144,7 @@ SEASON_WARNINGS = {
 }
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("target", sorted(SEASON_WARNINGS))
 def test_better_bibtex_season_ranges_convert(target: str, update_golden: bool) -> None:
     """The real export crashed ``-t bibtex`` with an IndexError; each format keeps what it can."""
@@ -153,10 +154,12 @@ def test_better_bibtex_season_ranges_convert(target: str, update_golden: bool) -
     out = bibconv.write(records, target, diagnostics=diagnostics)
     assert out is not None
     assert [d.message for d in diagnostics] == SEASON_WARNINGS[target]
-    golden = SEASONS.with_name(f"{SEASONS_FILE.removesuffix('.csl.json')}.golden{WRITERS[target]}")
+    case = SEASONS_FILE.removesuffix(".csl.json")
+    golden = golden_base(SEASONS).with_name(f"{case}.golden{WRITERS[target]}")
     check_golden(golden, out, update_golden)
 
 
+@pytest.mark.shared
 def test_better_bibtex_season_ranges_on_the_command_line() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bibconv", "convert", str(SEASONS), "-t", "bibtex"],

@@ -8,7 +8,8 @@ import pytest
 
 import bibconv
 from bibconv.errors import FormatError
-from tests.golden import FIXTURES
+from tests.golden import FIXTURES, is_shared, shared_samples_below
+from tests.tools import shared_location
 
 # fixture directory -> (format its inputs are in, extensions of its inputs)
 INPUT_DIRS = {
@@ -27,8 +28,9 @@ NOT_A_FORMAT = {"not_a_listing.txt"}  # on purpose: nothing bibliographic in it
 def inputs() -> list[tuple[str, Path]]:
     found = []
     for directory, (fmt, extensions) in INPUT_DIRS.items():
-        for path in sorted((FIXTURES / directory).rglob("*")):
-            if path.suffix not in extensions or ".golden." in path.name or path.name in NOT_A_FORMAT:
+        own = [path for path in sorted((FIXTURES / directory).rglob("*")) if path.suffix in extensions]
+        for path in own + shared_samples_below(directory, *extensions):
+            if ".golden." in path.name or path.name in NOT_A_FORMAT:
                 continue
             if directory != "csljson" and path.name.endswith(".csl.json"):
                 continue  # expected records beside an input
@@ -39,12 +41,18 @@ def inputs() -> list[tuple[str, Path]]:
 CASES = inputs()
 
 
+def case_id(path: Path) -> str:
+    """The input's place in fixtures/, or in the shared folder."""
+    return str(path.relative_to(shared_location() if is_shared(path) else FIXTURES))
+
+
+@pytest.mark.shared
 def test_every_input_directory_has_cases() -> None:
     assert {fmt for fmt, _ in CASES} == {fmt for fmt, _ in INPUT_DIRS.values()}
     assert len(CASES) > 150
 
 
-@pytest.mark.parametrize(("fmt", "path"), CASES, ids=[str(p.relative_to(FIXTURES)) for _, p in CASES])
+@pytest.mark.parametrize(("fmt", "path"), CASES, ids=[case_id(p) for _, p in CASES])
 def test_detected_by_name_and_by_content(fmt: str, path: Path) -> None:
     by_name = bibconv.detect(path)
     assert by_name == ("biblatex" if path.suffix == ".biblatex" else fmt)

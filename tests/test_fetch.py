@@ -1,4 +1,4 @@
-"""`bibconv fetch` against a local arXiv API that serves the recorded answers in fixtures/atom/."""
+"""`bibconv fetch` against a local arXiv API serving the answers recorded in corpus/atom-api/ (shared)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,12 @@ import bibconv
 from bibconv.cli import main
 from bibconv.errors import Diagnostic, ParseError, RemoteError
 from bibconv.fetch import USER_AGENT, fetch, normalize_id, read_id_list
-from tests.golden import FIXTURES
+from tests.golden import samples, shared_folder
+from tests.tools import SHARED_MISSING
 
-ATOM = FIXTURES / "atom"
+ATOM = shared_folder("atom")
+if not ATOM.is_dir():  # the recorded answers are real-world samples
+    pytest.skip(SHARED_MISSING, allow_module_level=True)
 ENTRY_RE = re.compile(r"\n  <entry>.*?</entry>\n", re.DOTALL)
 ENTRY_ID_RE = re.compile(r"<id>https?://arxiv\.org/abs/(\S+?)</id>")
 # The real 2026 answer for an unknown id: the frame into which recorded entries are put.
@@ -34,7 +37,7 @@ ERROR = json.loads((ATOM / "arxivpy2026_error_id_abc.recording.json").read_text(
 def _entries() -> dict[str, str]:
     """Every recorded entry by versioned and by bare id."""
     entries: dict[str, str] = {}
-    for path in sorted(ATOM.glob("*.xml")):
+    for path in samples("atom", ".xml"):
         for text in ENTRY_RE.findall(path.read_text(encoding="utf-8")):
             match = ENTRY_ID_RE.search(text)
             if match and "/api/errors" not in text:

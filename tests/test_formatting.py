@@ -18,12 +18,12 @@ from bibconv import latex
 from bibconv.cli import main
 from bibconv.formatting import OUTPUTS, STYLES
 from bibconv.model import Name, Record
-from tests.golden import FIXTURES, check_golden
+from tests.golden import FIXTURES, check_golden, sample
 
-SEED = FIXTURES / "text" / "seed-listing.txt"
-MARKUP = FIXTURES / "bibtex" / "bbt_export_markup_small-caps_superscript_italics_301.biblatex"
-XAMPL = FIXTURES / "bibtex" / "xampl.bib"
-ARXIV = FIXTURES / "atom" / "arxivpy2026_id_list_0808.05394_1707.08567.xml"
+SEED = sample("text/seed-listing.txt")
+MARKUP = sample("bibtex/bbt_export_markup_small-caps_superscript_italics_301.biblatex")
+XAMPL = sample("bibtex/xampl.bib")
+ARXIV = sample("atom/arxivpy2026_id_list_0808.05394_1707.08567.xml")
 SUFFIX = {"text": "txt", "html": "html", "markdown": "md", "latex": "tex"}
 CASES = [
     *[(SEED, "plain", output) for output in OUTPUTS],
@@ -51,6 +51,7 @@ def test_golden(path: Path, style: str, output: str, update_golden: bool) -> Non
     check_golden(_golden(path, style, output), text, update_golden)
 
 
+@pytest.mark.shared
 def test_seed_listing_plain_text_is_25_readable_references() -> None:
     text = bibconv.format(bibconv.read(SEED), "plain", "text")
     lines = text.splitlines()
@@ -114,6 +115,7 @@ def _entries(text_output: str) -> list[str]:
     return [_words(line.split("] ", 1)[1]) for line in text_output.splitlines()]
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("path", [SEED, MARKUP, XAMPL, ARXIV], ids=lambda p: p.name)
 def test_html_is_valid_and_says_what_the_text_says(path: Path) -> None:
     records = bibconv.read(path)
@@ -139,6 +141,7 @@ def test_markdown_renders_to_what_the_text_says(path: Path) -> None:
     assert checker.texts() == labelled
 
 
+@pytest.mark.shared
 def test_markup_reaches_each_output() -> None:
     records = bibconv.read(MARKUP)
     assert "<i>éclairées</i>" in bibconv.format(records, "plain", "html")
@@ -187,6 +190,7 @@ def test_link_targets_cannot_break_out() -> None:
     assert "b" not in checker.tags
 
 
+@pytest.mark.shared
 def test_entries_without_a_required_field_use_the_misc_template() -> None:
     diagnostics: list[bibconv.Diagnostic] = []
     text = bibconv.format(bibconv.read(SEED), diagnostics=diagnostics)
@@ -211,6 +215,7 @@ def test_unknown_style_or_output() -> None:
         bibconv.format([], "plain", "rtf")
 
 
+@pytest.mark.shared
 def test_cli_prints_the_golden(tmp_path: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["format", str(SEED), "--style", "plain", "-t", "text", "-q"])
@@ -231,6 +236,7 @@ def test_cli_choices_are_the_library_ones() -> None:
     assert choices["to"] == list(OUTPUTS)
 
 
+@pytest.mark.shared
 def test_cli_errors() -> None:
     runner = CliRunner()
     assert runner.invoke(main, ["format", str(SEED), "--style", "apa"]).exit_code == 2

@@ -27,20 +27,18 @@ from pybtex.textutils import normalize_whitespace
 import bibconv
 from bibconv.formats.bibtex.table import entry_type
 from bibconv.model import Name, Record
-from tests.golden import FIXTURES
+from tests.golden import FIXTURES, need, sample, samples
 
 BIB = FIXTURES / "bibtex"
-BIB_SAMPLES = sorted(
-    p for p in BIB.iterdir() if p.suffix in (".bib", ".bibtex", ".biblatex") and ".golden." not in p.name
-)
+BIB_SAMPLES = [p for p in samples("bibtex", ".bib", ".bibtex", ".biblatex") if ".golden." not in p.name]
 OTHER_SAMPLES = [
-    FIXTURES / "text" / "seed-listing.txt",
-    FIXTURES / "atom" / "arxivpy2026_id_list_0808.05394_1707.08567.xml",
-    FIXTURES / "atom" / "bibconv_announce_atom_2026-08-18_cs.CL.xml",
-    FIXTURES / "ris" / "jabref_RisImporterTest1.ris",
-    FIXTURES / "csljson" / "bbt_export_Deterministic_ordering_for_CSL_1178_1400.csl.json",
-    FIXTURES / "csljson" / "commonmeta_csl-list.json",
-    FIXTURES / "arxiv-jsonl" / "sample.jsonl",
+    sample("text/seed-listing.txt"),
+    sample("atom/arxivpy2026_id_list_0808.05394_1707.08567.xml"),
+    sample("atom/bibconv_announce_atom_2026-08-18_cs.CL.xml"),
+    sample("ris/jabref_RisImporterTest1.ris"),
+    sample("csljson/bbt_export_Deterministic_ordering_for_CSL_1178_1400.csl.json"),
+    sample("csljson/commonmeta_csl-list.json"),
+    sample("arxiv-jsonl/sample.jsonl"),
 ]
 SAMPLES = BIB_SAMPLES + OTHER_SAMPLES
 # bibtexparser's splitter reads these differently from BibTeX: it fails on blocks that BibTeX reads
@@ -126,7 +124,7 @@ def test_records_to_bibtexparser_to_records(path: Path) -> None:
 
 
 def test_a_library_bibtexparser_writes_reads_back_the_same() -> None:
-    records = _read(BIB / "xampl.bib") + _read(FIXTURES / "text" / "seed-listing.txt")
+    records = _read(need("bibtex/xampl.bib")) + _read(need("text/seed-listing.txt"))
     library = bibconv.to_bibtexparser(records)
     text = bibtexparser.write_string(library)
     assert "month = apr" in text  # the macro stays a macro
@@ -159,7 +157,7 @@ def test_from_bibtexparser_reads_as_the_reader_does(path: Path) -> None:
 
 
 def test_from_bibtexparser_joins_split_names() -> None:
-    path = BIB / "bbt_export_Do_not_caps-protect_name_fields_384_565_566.bibtex"
+    path = need("bibtex/bbt_export_Do_not_caps-protect_name_fields_384_565_566.bibtex")
     stack = [SeparateCoAuthors(), SplitNameParts()]
     library = bibtexparser.parse_file(str(path), append_middleware=stack)
     assert isinstance(library.entries[0]["author"], list)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import bibconv
 from bibconv.formats.csljson import record_to_csl
 from bibconv.formats.csljson.layout import dumps_indented
-from tests.golden import FIXTURES
+from tests.golden import samples
 
 _LEAVES = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text()
 _VALUES = st.recursive(
@@ -50,10 +50,11 @@ def test_subclasses_and_odd_values_are_written_as_json_writes_them() -> None:
         dumps_indented({"x": object()}, 2)
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("ascii", [False, True])
 def test_real_items_are_laid_out_as_json_dumps_does(ascii: bool) -> None:
-    samples = sorted(FIXTURES.glob("csljson/*.json")) + sorted(FIXTURES.glob("ris/*.ris"))
-    items = [record_to_csl(r) for path in samples for r in bibconv.read(path, strict=False)]
+    inputs = samples("csljson", ".json") + samples("ris", ".ris")
+    items = [record_to_csl(r) for path in inputs for r in bibconv.read(path, strict=False)]
     assert len(items) > 20
     for item in items:
         for indent in (0, 2, 4):

@@ -16,7 +16,7 @@ import bibconv
 from bibconv.errors import Diagnostic
 from bibconv.model import Record
 from bibconv.projection import project
-from tests.golden import FIXTURES, check_golden
+from tests.golden import FIXTURES, check_golden, need
 
 MATRIX = FIXTURES / "matrix"
 WRITERS = {"bibtex": ".bib", "biblatex": ".biblatex", "csljson": ".csl.json", "ris": ".ris"}
@@ -74,7 +74,7 @@ def pair_id(pair: tuple[str, str, str]) -> str:
 
 def read_case(reader: str, source: str) -> list[Record]:
     """The records of a case's input (strict: the representative samples read without errors)."""
-    return bibconv.read(FIXTURES / source, reader)
+    return bibconv.read(need(source), reader)
 
 
 def output_path(reader: str, case: str, writer: str) -> Path:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 import bibconv
@@ -11,7 +12,7 @@ from bibconv.cli import main
 from bibconv.formats.listing.common import TRUNCATED_NOTE
 from bibconv.merge import dedupe, identity_keys, merge, sort_records
 from bibconv.model import Arxiv, Date, Name, Record
-from tests.golden import FIXTURES
+from tests.golden import need, sample
 
 PAU = Name(family="Rodríguez", given="Pau")
 LISTING = Record(
@@ -123,10 +124,11 @@ def test_cli_dedupe_sort_limit() -> None:
 
 # --- real data: a listing page and the announcement feed of the same day ---------------------
 
-PAGE_PATH = FIXTURES / "html" / "other" / "luvata_aggregator_2026-08-19_cs.CL.html"
-FEED_PATH = FIXTURES / "rss" / "luvata_rss2_2026-08-19_cs.CL.xml"
+PAGE_PATH = sample("html/other/luvata_aggregator_2026-08-19_cs.CL.html")
+FEED_PATH = sample("rss/luvata_rss2_2026-08-19_cs.CL.xml")
 
 
+@pytest.mark.shared
 def test_real_listing_page_and_feed_merge_into_one_record_per_paper() -> None:
     page = bibconv.read(PAGE_PATH)
     feed = bibconv.read(FEED_PATH, "atom")
@@ -147,7 +149,7 @@ def test_real_listing_page_and_feed_merge_into_one_record_per_paper() -> None:
 
 
 def test_a_truncated_listing_abstract_is_resolved_and_its_note_dropped() -> None:
-    listing = bibconv.read(FIXTURES / "text" / "seed-listing.txt")
+    listing = bibconv.read(need("text/seed-listing.txt"))
     cut = next(r for r in listing if r.fields.get("note") == TRUNCATED_NOTE)
     complete = cut.fields["abstract"].rstrip("….") + " and what the listing left out."
     feed_record = cut.replace(fields={"title": cut.fields["title"], "abstract": complete})
@@ -158,6 +160,7 @@ def test_a_truncated_listing_abstract_is_resolved_and_its_note_dropped() -> None
     assert kept.fields["note"] == "Seen on a slide"
 
 
+@pytest.mark.shared
 def test_cli_dedupe_sort_limit_on_real_inputs() -> None:
     runner = CliRunner()
     args = ["convert", str(PAGE_PATH), str(FEED_PATH), "-t", "csljson", "--dedupe", "--sort", "year"]
@@ -174,7 +177,7 @@ def test_cli_dedupe_sort_limit_on_real_inputs() -> None:
 
 
 def test_sort_by_key_uses_the_keys_the_writers_make() -> None:
-    listing = bibconv.read(FIXTURES / "text" / "seed-listing.txt")
+    listing = bibconv.read(need("text/seed-listing.txt"))
     assert all(r.id is None for r in listing)
     written = json.loads(bibconv.write(sort_records(listing, "key"), "csljson") or "")
     keys = [item["id"] for item in written]

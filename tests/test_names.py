@@ -2,8 +2,9 @@ r"""Names: BibTeX splitting on raw TeX, natural-order names, RIS names, writers 
 
 BibTeX cases follow the table of names "as parsed by the bibtex program itself" in pybtex's
 tests/parse_name_test.py, ANCHORS §5.2/§5.4 (bibtexparser#441/#283, clld#272, mkdocs-bibtex#268) and
-real names from fixtures/bibtex/ (file named in the comment). Natural-order cases come from the seed
-listing (fixtures/text/seed-listing.txt) and ANCHORS §4 row 17 (citation.js#66).
+real names from the BibTeX samples of the shared folder (corpus/bibtex/, file named in the comment).
+Natural-order cases come from the seed listing (seed-listing.txt of the shared folder) and ANCHORS §4
+row 17 (citation.js#66).
 """
 
 from __future__ import annotations
@@ -186,10 +187,10 @@ def _pybtex_parts(text: str) -> tuple[list[str], list[str], list[str], list[str]
 def _sample_names() -> list[str]:
     import bibtexparser
 
-    from tests.golden import FIXTURES
+    from tests.golden import samples
 
     names: set[str] = set()
-    for path in sorted((FIXTURES / "bibtex").glob("*.bib*")):
+    for path in (p for p in samples("bibtex", "") if ".bib" in p.name):
         if path.name.endswith(".json"):
             continue
         library = bibtexparser.parse_string(path.read_text(encoding="utf-8", errors="replace"))
@@ -200,6 +201,7 @@ def _sample_names() -> list[str]:
     return sorted(names)
 
 
+@pytest.mark.shared
 def test_fast_split_agrees_with_pybtex_on_the_samples() -> None:
     names = _sample_names()
     fast = 0

@@ -16,11 +16,11 @@ from bibconv.formats.ris import RisReader
 from bibconv.formats.ris.table import CSL_TO_TY, TY_TO_CSL, parse_date
 from bibconv.model import Date, Name
 from bibconv.textio import decode_head
-from tests.golden import FIXTURES, check_golden
+from tests.golden import FIXTURES, check_golden, golden_base, need, sample, samples
 
 RIS_DIR = FIXTURES / "ris"
 _GOLDEN_SUFFIXES = (".csl.json", ".warnings.txt")
-INPUTS = sorted(p for p in RIS_DIR.iterdir() if not p.name.endswith(_GOLDEN_SUFFIXES))
+INPUTS = [p for p in samples("ris", "") if not p.name.endswith(_GOLDEN_SUFFIXES)]
 NOT_RIS = {
     "jabref_Endnote.entries.enw": "EndNote tagged",
     "rispy_example_wos_isi_tagged.txt": "Web of Science",
@@ -49,12 +49,13 @@ def test_fixture_matches_goldens(path: Path, update_golden: bool) -> None:
         path.read_bytes(), "ris", strict=False, diagnostics=diagnostics, filename=path.name
     )
     report = "".join(f"{d}\n" for d in diagnostics)
-    check_golden(path.with_name(case(path) + ".warnings.txt"), report, update_golden)
+    check_golden(golden_base(path).with_name(case(path) + ".warnings.txt"), report, update_golden)
     if path.name in NOT_RIS:
         assert records == []
         return
     assert records, "every RIS sample holds at least one record"
-    check_golden(path.with_name(case(path) + ".csl.json"), bibconv.write(records, "csljson"), update_golden)
+    golden = golden_base(path).with_name(case(path) + ".csl.json")
+    check_golden(golden, bibconv.write(records, "csljson"), update_golden)
 
 
 @pytest.mark.parametrize("path", RIS_INPUTS, ids=case)
@@ -68,7 +69,7 @@ def test_every_ty_line_gives_a_record_and_sniffing_finds_ris(path: Path) -> None
     assert RisReader.sniff(decode_head(raw[:4096])) >= 0.6
 
 
-@pytest.mark.parametrize("path", [RIS_DIR / name for name in NOT_RIS], ids=case)
+@pytest.mark.parametrize("path", [sample(f"ris/{name}") for name in NOT_RIS], ids=case)
 def test_other_tagged_formats_are_refused_clearly(path: Path) -> None:
     with pytest.raises(ParseError) as caught:
         bibconv.read(path, "ris")
@@ -92,7 +93,7 @@ def test_text_without_any_record_is_an_error() -> None:
 
 
 def test_bom_prefixed_first_record_is_kept_where_rispy_drops_it() -> None:
-    raw = (RIS_DIR / "rispy_example_bom.ris").read_bytes()
+    raw = need("ris/rispy_example_bom.ris").read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
     assert rispy.loads(raw.decode("utf-8")) == []
     records, diagnostics = read(raw)
@@ -165,7 +166,7 @@ def test_a_new_ty_ends_an_unfinished_record() -> None:
 
 
 def test_tags_before_any_ty_start_a_generic_record() -> None:
-    raw = (RIS_DIR / "jabref_RisImporterCorrupted.ris").read_bytes()
+    raw = need("ris/jabref_RisImporterCorrupted.ris").read_bytes()
     records, diagnostics = read(raw)
     assert len(records) == 1
     assert records[0].type == "document"
@@ -204,7 +205,7 @@ def test_text_after_a_blank_line_does_not_join_a_short_value() -> None:
 
 
 def test_multiline_sample_keeps_er_text_inside_values() -> None:
-    records, _ = read((RIS_DIR / "rispy_example_multiline.ris").read_bytes())
+    records, _ = read(need("ris/rispy_example_multiline.ris").read_bytes())
     assert len(records) == 3
     for record in records:
         assert "ER then second line" in record.fields["abstract"]
@@ -215,7 +216,7 @@ def test_multiline_sample_keeps_er_text_inside_values() -> None:
 
 
 def test_repeated_single_value_tags_keep_every_value_and_say_where() -> None:
-    records, diagnostics = read((RIS_DIR / "rispy_example_custom_list_tags.ris").read_bytes())
+    records, diagnostics = read(need("ris/rispy_example_custom_list_tags.ris").read_bytes())
     record = records[0]
     assert record.fields["ISSN"] == "12345"
     assert record.extra["ris:SN"] == ["ABCDEFG", "666666"]
@@ -226,7 +227,7 @@ def test_repeated_single_value_tags_keep_every_value_and_say_where() -> None:
 
 
 def test_synonyms_merge_when_equal_and_fall_back_when_not() -> None:
-    records, diagnostics = read((RIS_DIR / "jabref_RisImporterTestDate1.1.ris").read_bytes())
+    records, diagnostics = read(need("ris/jabref_RisImporterTestDate1.1.ris").read_bytes())
     record = records[0]
     assert record.fields["container-title"] == "The Journal of Chemical Physics"  # T2 = JF
     assert record.fields["container-title-short"] == "J. Chem. Phys."  # JO, a second journal name
@@ -336,7 +337,7 @@ def test_date_forms(
 
 
 def test_dates_merge_report_and_keep_other_info() -> None:
-    records, diagnostics = read((RIS_DIR / "jabref_RisImporterTest6.ris").read_bytes())
+    records, diagnostics = read(need("ris/jabref_RisImporterTest6.ris").read_bytes())
     record = records[0]
     assert record.dates["issued"] == Date(parts=((2013, 4, 18),))
     assert record.extra["ris:PY"] == ["2013/02/15/received", "2013/03/14/accepted"]
@@ -353,7 +354,7 @@ def test_unreadable_dates_become_literals_never_guesses() -> None:
 
 
 def test_full_date_wins_over_old_y1_and_the_other_is_kept() -> None:
-    records, diagnostics = read((RIS_DIR / "jabref_RisImporterTestWithEmptyER.ris").read_bytes())
+    records, diagnostics = read(need("ris/jabref_RisImporterTestWithEmptyER.ris").read_bytes())
     assert records[0].dates["issued"] == Date(parts=((2013, 7, 28),))
     assert records[0].extra["ris:Y1"] == "2013/07/22"
     assert messages(diagnostics) == [(10, "Y1 '2013/07/22': issued is already set; value kept as ris:Y1")]

@@ -18,11 +18,11 @@ from bibconv.errors import Diagnostic, WriteError
 from bibconv.formats.ris.table import CSL_TO_TY, FIELD_TAGS, NAME_TAGS, TAGS, TY_TO_CSL, parse_date
 from bibconv.latex import escape_markup
 from bibconv.model import Arxiv, Date, Name, Record
-from tests.golden import FIXTURES
+from tests.golden import FIXTURES, samples
 from tests.tools import require_tool
 
 RIS_DIR = FIXTURES / "ris"
-SAMPLES = sorted(p for p in RIS_DIR.glob("*.ris"))
+SAMPLES = samples("ris", ".ris")
 LINE = re.compile(r"([A-Z][A-Z0-9])  - (.*)")
 
 

@@ -24,7 +24,7 @@ from bibconv.formats.listing import sites
 from bibconv.formats.listing.common import MORE_AUTHORS_NOTE
 from bibconv.model import Record
 from bibconv.registry import ReadContext
-from tests.golden import FIXTURES, check_golden
+from tests.golden import FIXTURES, check_golden, shared_samples_below
 from tests.tools import require_shared
 
 CORPUS_GOLDENS = FIXTURES / "html" / "sites-corpus"
@@ -124,8 +124,9 @@ def test_explain_names_the_one_claiming_site_reader_and_its_count() -> None:
         assert [f.reader for f in findings] == [r.name for r in sites.readers()]
 
 
+@pytest.mark.shared
 def test_site_readers_do_not_claim_other_pages() -> None:
-    for path in sorted((FIXTURES / "html").rglob("*.html")):
+    for path in sorted((FIXTURES / "html").rglob("*.html")) + shared_samples_below("html", ".html"):
         if path.parent == OWN_PAGES:
             continue
         assert sites.claiming(_page(path)) is None, path

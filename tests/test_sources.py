@@ -14,12 +14,13 @@ from urllib.request import urlopen
 import pytest
 
 import bibconv
-from tests.golden import FIXTURES
+from tests.golden import sample
+from tests.tools import shared_location
 
-ATOM = FIXTURES / "atom" / "arxivpy2026_id_list_0808.05394_1707.08567.xml"
-RIS = FIXTURES / "ris" / "commonmeta_crossref.ris"
-BIB = FIXTURES / "bibtex" / "xampl.bib"
-SEED = FIXTURES / "text" / "seed-listing.txt"
+ATOM = sample("atom/arxivpy2026_id_list_0808.05394_1707.08567.xml")
+RIS = sample("ris/commonmeta_crossref.ris")
+BIB = sample("bibtex/xampl.bib")
+SEED = sample("text/seed-listing.txt")
 
 
 class _Socket:
@@ -45,6 +46,7 @@ def _response(body: bytes, chunked: bool) -> http.client.HTTPResponse:
     return response
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
 def test_an_http_response_body(chunked: bool) -> None:
     response = _response(ATOM.read_bytes(), chunked)
@@ -55,7 +57,7 @@ def test_an_http_response_body(chunked: bool) -> None:
 
 @pytest.fixture
 def server() -> Iterator[str]:
-    handler = partial(SimpleHTTPRequestHandler, directory=str(FIXTURES))
+    handler = partial(SimpleHTTPRequestHandler, directory=str(shared_location()))
     handler.log_message = lambda *args: None  # type: ignore[attr-defined]
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
@@ -67,15 +69,17 @@ def server() -> Iterator[str]:
         httpd.server_close()
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("path", [ATOM, RIS, BIB, SEED], ids=lambda p: p.name)
 def test_urlopen_responses(server: str, path: Path) -> None:
     """A real HTTP response: the format is sniffed from the content (a URL response has no file name)."""
-    url = f"{server}/{path.relative_to(FIXTURES).as_posix()}"
+    url = f"{server}/{path.relative_to(shared_location()).as_posix()}"
     with urlopen(url) as response:
         records = list(bibconv.iter_records(response))
     assert records == bibconv.read(path)
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize(
     "make",
     [
@@ -99,6 +103,7 @@ def test_lines_and_file_objects(make, path: Path) -> None:  # type: ignore[no-un
             source.close()
 
 
+@pytest.mark.shared
 def test_records_come_before_the_input_ends() -> None:
     """Lines are pulled as records are needed: the first record needs only the start of the input."""
     text = RIS.read_text(encoding="utf-8")

@@ -10,14 +10,9 @@ import re
 import pytest
 
 from bibconv.parallel import split as _split
-from tests.golden import FIXTURES
+from tests.golden import samples
 
-SAMPLES = sorted(
-    p
-    for sub in ("bibtex", "ris", "atom")
-    for p in (FIXTURES / sub).iterdir()
-    if p.suffix in (".bib", ".ris", ".xml", ".atom")
-)
+SAMPLES = [p for sub in ("atom", "bibtex", "ris") for p in samples(sub, ".bib", ".ris", ".xml", ".atom")]
 _GLOBAL = re.compile(rb"@[ \t]*string[ \t]*[{(]|\b(?:crossref|xdata)[ \t]*=", re.I)
 
 
@@ -52,6 +47,7 @@ def _buffers() -> list[bytes]:
     return [p.read_bytes() for p in SAMPLES] + made
 
 
+@pytest.mark.shared
 def test_cuts_are_the_last_possible_ones() -> None:
     for buffer in _buffers():
         for end in sorted({len(buffer), len(buffer) // 2, len(buffer) // 3}):
@@ -80,6 +76,7 @@ def _whole_file_everywhere(buffer: bytes) -> bool:
     return len(keys) != len(set(keys))
 
 
+@pytest.mark.shared
 def test_whole_file_words_and_repeated_keys_are_found_across_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_split, "_BLOCK", 7)  # blocks of a line or so
     buffers = [*_buffers(), b"@article{a,\n}\n@misc{b,\n}\n@book{A,\n}\n", b"@article{a,}\n@misc{b,}"]

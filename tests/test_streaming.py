@@ -21,7 +21,7 @@ import bibconv
 from bibconv import parallel
 from bibconv.progress import Progress
 from bibconv.registry import formats
-from tests.golden import FIXTURES
+from tests.golden import FIXTURES, need, sample
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from generate import FORMATS, write_corpus
@@ -35,19 +35,19 @@ PEAK_MB = 120
 WRITERS = sorted(name for name, info in formats().items() if info.writer is not None)
 # Real samples with several records, at least one per readable format that can be cut.
 SAMPLES = [
-    FIXTURES / "arxiv-jsonl" / "sample.jsonl",
-    FIXTURES / "csljson" / "commonmeta_csl-list.json",
-    FIXTURES / "csljson" / "bbt_export_Deterministic_ordering_for_CSL_1178_1400.csl.json",
-    FIXTURES / "atom" / "arxivpy2026_q_testing_100.xml",
-    FIXTURES / "atom" / "d00ksky2026_all_war_25.xml",
-    FIXTURES / "atom" / "orijtech2017_deep_dream-0.atom",
-    FIXTURES / "atom" / "bibconv_announce_atom_2026-08-18_cs.CL.xml",
-    FIXTURES / "bibtex" / "bbt_import_Unabbreviate_on_import_1436-1.bib",
-    FIXTURES / "bibtex" / "bbt_export_Better_BibTeX_does_not_export_collections_901.bibtex",
-    FIXTURES / "bibtex" / "bibconv_arxiv_spellings.bib",
-    FIXTURES / "ris" / "rispy_example_urls.ris",
-    FIXTURES / "ris" / "rispy_example_multiline.ris",
-    FIXTURES / "text" / "seed-listing.ris",
+    sample("arxiv-jsonl/sample.jsonl"),
+    sample("csljson/commonmeta_csl-list.json"),
+    sample("csljson/bbt_export_Deterministic_ordering_for_CSL_1178_1400.csl.json"),
+    sample("atom/arxivpy2026_q_testing_100.xml"),
+    sample("atom/d00ksky2026_all_war_25.xml"),
+    sample("atom/orijtech2017_deep_dream-0.atom"),
+    sample("atom/bibconv_announce_atom_2026-08-18_cs.CL.xml"),
+    sample("bibtex/bbt_import_Unabbreviate_on_import_1436-1.bib"),
+    sample("bibtex/bbt_export_Better_BibTeX_does_not_export_collections_901.bibtex"),
+    sample("bibtex/bibconv_arxiv_spellings.bib"),
+    sample("ris/rispy_example_urls.ris"),
+    sample("ris/rispy_example_multiline.ris"),
+    sample("text/seed-listing.ris"),
 ]
 
 _MEASURE = """
@@ -183,7 +183,7 @@ def test_jobs_stops_at_the_first_bad_record_like_a_serial_run(tmp_path: Path) ->
 
 
 def test_input_that_cannot_be_cut_is_left_to_the_serial_run(tmp_path: Path) -> None:
-    strings = FIXTURES / "bibtex" / "xampl.bib"  # @string macros are used across the file
+    strings = need("bibtex/xampl.bib")  # @string macros are used across the file
     assert not parallel.convert([str(strings)], "csljson", io.StringIO(), jobs=2)
     assert not parallel.convert(["-"], "csljson", io.StringIO(), jobs=2)
 

@@ -15,9 +15,9 @@ import bibconv
 from bibconv.errors import ReadError
 from bibconv.formats.listing.common import TRUNCATED_NOTE, parse_byline
 from bibconv.formats.listing.text import TextListingReader
-from tests.golden import FIXTURES, check_golden
+from tests.golden import FIXTURES, check_golden, golden_base, sample
 
-SEED = FIXTURES / "text" / "seed-listing.txt"
+SEED = sample("text/seed-listing.txt")
 OWN = sorted((FIXTURES / "text" / "own").glob("*.txt"))
 LISTINGS = [SEED, *(p for p in OWN if p.name != "not_a_listing.txt")]
 
@@ -30,17 +30,19 @@ def _csl(path: Path) -> str:
 
 @pytest.mark.parametrize("path", LISTINGS, ids=lambda p: p.name)
 def test_golden_csljson(path: Path, update_golden: bool) -> None:
-    check_golden(path.with_suffix(".csl.json"), _csl(path), update_golden)
+    check_golden(golden_base(path).with_suffix(".csl.json"), _csl(path), update_golden)
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize(("target", "suffix"), [("bibtex", ".bib"), ("ris", ".ris")])
 def test_seed_golden_through_the_writers(target: str, suffix: str, update_golden: bool) -> None:
     result = bibconv.write(bibconv.read(SEED), target)
     assert result is not None
-    check_golden(SEED.with_suffix(suffix), result, update_golden)
+    check_golden(golden_base(SEED).with_suffix(suffix), result, update_golden)
     assert TRUNCATED_NOTE in result  # the cut abstracts say so in every output format
 
 
+@pytest.mark.shared
 def test_seed_through_the_command_line(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
@@ -57,11 +59,13 @@ def test_seed_through_the_command_line(tmp_path: Path) -> None:
     assert len(set(keys)) == 25
 
 
+@pytest.mark.shared
 def test_seed_is_detected_as_text_by_content() -> None:
     assert bibconv.detect(SEED) == "text"
     assert bibconv.detect(SEED.read_bytes()) == "text"
 
 
+@pytest.mark.shared
 def test_seed_gives_every_paper() -> None:
     records = bibconv.read(SEED)
     assert len(records) == 25
@@ -79,6 +83,7 @@ def test_seed_gives_every_paper() -> None:
     assert sum(1 for r in records if r.fields.get("abstract")) == 25
 
 
+@pytest.mark.shared
 def test_seed_decodes_and_splits_tex_names() -> None:
     by_title = {r.title: r for r in bibconv.read(SEED)}
     mamba = by_title["Attention to Mamba: A Recipe for Cross-Architecture Distillation"]
@@ -99,6 +104,7 @@ def test_seed_decodes_and_splits_tex_names() -> None:
     assert tensor.authors[-1].display() == "Tianqi Chen"
 
 
+@pytest.mark.shared
 def test_truncated_abstracts_are_kept_and_noted() -> None:
     records = bibconv.read(SEED)
     first = records[0]
@@ -107,6 +113,7 @@ def test_truncated_abstracts_are_kept_and_noted() -> None:
     assert all(r.fields["note"] == TRUNCATED_NOTE for r in records if r.fields["abstract"].endswith("…"))
 
 
+@pytest.mark.shared
 def test_keys_are_unique_in_the_output() -> None:
     items = json.loads(_csl(SEED))
     keys = [item["id"] for item in items]

@@ -46,16 +46,24 @@ def shared_root() -> Path | None:
 
     ``$BIBCONV_SHARED`` names it; otherwise it is ``../shared`` beside the repository.
     """
-    named = os.environ.get(SHARED_ENV)
-    root = Path(named) if named else Path(__file__).resolve().parents[2] / "shared"
+    root = shared_location()
     return root if root.is_dir() else None
+
+
+def shared_location() -> Path:
+    """Where the shared folder is looked for (``$BIBCONV_SHARED``, else ``../shared``), present or not."""
+    named = os.environ.get(SHARED_ENV)
+    return Path(named) if named else Path(__file__).resolve().parents[2] / "shared"
+
+
+SHARED_MISSING = f"real-world material not found: set ${SHARED_ENV} or place it at ../shared"
 
 
 def require_shared(*parts: str) -> Path:
     """The path ``parts`` below the shared folder; skip the test with the reason when it is absent."""
     root = shared_root()
     if root is None:
-        pytest.skip(f"real-world material not found: set ${SHARED_ENV} or place it at ../shared")
+        pytest.skip(SHARED_MISSING)
     path = root.joinpath(*parts)
     if not path.exists():
         pytest.skip(f"real-world sample {path} is absent")

@@ -11,12 +11,13 @@ a listing is) or whose type the style has no template for is formatted with the 
 a warning says so: the reference is shorter, never missing.
 
 >>> import bibconv
->>> text = bibconv.format(bibconv.read("fixtures/text/seed-listing.txt")[9:10])
+>>> text = bibconv.format(bibconv.read("fixtures/text/own/numbered_en.txt")[1:2])
 >>> print(text.replace(". ", ".\\n"), end="")
-[1] Nuno Gonçalves, Hugo Pitorro, Vlad Niculae, Edoardo Ponti, Lei Li, Andre Martins, and Marcos Treviso.
-AdaSplash-2: Faster Differentiable Sparse Attention.
-April 2026.
+[1] Françoise Dubois and Zoë Müller.
+A Study of $k$-sparse Attention.
+March 2026.
 Abstract truncated in the source listing.
+URL: https://example.org/papers/k-sparse.
 """
 
 from __future__ import annotations
@@ -58,12 +59,13 @@ def format(
     unknown style or output.
 
     >>> import bibconv
-    >>> records = bibconv.read("fixtures/bibtex/xampl.bib")
+    >>> records = bibconv.read("fixtures/text/own/numbered_en.txt")
     >>> print(bibconv.format(records[1:2], "alpha", "markdown").rstrip())
-    [Aam86] L\\[eslie\\] A\\. Aamport\\.
-    The Gnats and Gnus Document Preparation System\\.
-    *G\\-Animal's Journal*, 41\\(7\\):73\\+, July 1986\\.
-    This is a full ARTICLE entry\\.
+    [DM26] Françoise Dubois and Zoë Müller\\.
+    A Study of $k$\\-sparse Attention\\.
+    March 2026\\.
+    Abstract truncated in the source listing\\.
+    URL: [https://example\\.org/papers/k\\-sparse](<https://example.org/papers/k-sparse>)\\.
     """
     if style not in STYLES:
         raise FormatError(f"unknown style {style!r}; choose from {', '.join(STYLES)}")

@@ -12,12 +12,16 @@ import json
 import shutil
 import sys
 from collections.abc import Callable, Iterator
+from fnmatch import fnmatch
 from pathlib import Path
+
+from tests.golden import SHARED_FOLDERS, shared_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
 
-# Seeds per reader: fixture globs (expected outputs such as *.csl.json are left out by name).
+# Seeds per reader: fixture globs (expected outputs such as *.csl.json are left out by name), matched
+# in fixtures/ and in the shared folders that hold the real-world inputs of those fixture folders.
 SEEDS: dict[str, tuple[str, ...]] = {
     "bibtex": ("bibtex/*.bib", "bibtex/*.bibtex", "bibtex/*.biblatex", "text/seed-listing.bib"),
     "ris": ("ris/*.ris", "ris/*.enw", "ris/*.txt", "text/seed-listing.ris"),
@@ -48,12 +52,20 @@ def seed_files(reader: str) -> list[Path]:
     for pattern in SEEDS[reader]:
         files.update(
             p
-            for p in FIXTURES.glob(pattern)
+            for p in [*FIXTURES.glob(pattern), *_shared_glob(pattern)]
             if not p.name.endswith(_EXPECTED) or (reader == "csljson" and p.name.endswith(".csl.json"))
         )
     if reader == "csljson":
         files.update(FIXTURES.glob("*/*.csl.json"))
     return sorted(files)
+
+
+def _shared_glob(pattern: str) -> Iterator[Path]:
+    """The real-world samples matching a fixture glob ("html/*/*.html"), when the shared folder is there."""
+    folder, name = pattern.rsplit("/", 1)
+    for fixtures_folder in SHARED_FOLDERS:
+        if fnmatch(fixtures_folder, folder):
+            yield from shared_folder(fixtures_folder).glob(name)
 
 
 def one_input(reader: str, data: bytes) -> int:

@@ -4,7 +4,6 @@ same records, whatever the values hold (quotes, brackets, control characters, ma
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import jsonschema
 from hypothesis import HealthCheck, given, settings
@@ -12,13 +11,9 @@ from hypothesis import strategies as st
 
 import bibconv
 from bibconv.model import Record
+from tests.golden import csl_schema
 from tests.hostile._hostile_text import hostile_records
 
-SCHEMA = json.loads(
-    (Path(__file__).resolve().parents[2] / "fixtures" / "schema" / "csl-data.json").read_text(
-        encoding="utf-8"
-    )
-)
 CONTROL = st.text(alphabet=st.characters(max_codepoint=0x2FFF, exclude_categories=["Cs"]), max_size=20)
 
 
@@ -32,7 +27,7 @@ def test_output_is_always_valid_json(records: list[Record], noise: str, ascii: b
     items = json.loads(text)
     assert isinstance(items, list)
     assert len(items) == len(records)
-    jsonschema.validate(items, SCHEMA)
+    jsonschema.validate(items, csl_schema())
     back = bibconv.read(text, "csljson")
     assert [r.id for r in back] == [item["id"] for item in items]
     again = bibconv.write(back, "csljson", ascii=ascii) or ""
