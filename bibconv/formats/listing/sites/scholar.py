@@ -105,10 +105,15 @@ def _result(node: Any, base: str) -> Item | None:
         entry.record_type = "book"
     link = heading.css_first("a[href]")
     entry.url = absolute(link.attributes.get("href"), base) if link is not None else None
-    pdf = node.css_first(".gs_ggs a[href], .gs_or_ggsm a[href]")
-    pdf_url = absolute(pdf.attributes.get("href"), base) if pdf is not None else None
+    side = node.css_first(".gs_ggs a[href], .gs_or_ggsm a[href]")  # "[PDF] from x.org", "[HTML] from …"
+    pdf_url = absolute(side.attributes.get("href"), base) if side is not None else None
     if pdf_url:
-        entry.extra["html:pdf_url"] = pdf_url
+        kind = (
+            "html:pdf_url"
+            if "[PDF]" in text_of(side) or pdf_url.lower().endswith(".pdf")
+            else "html:fulltext_url"
+        )
+        entry.extra[kind] = pdf_url
     _identifiers(entry, [u for u in (entry.url, pdf_url) if u])
     parts = [p.strip() for p in text_of(node.css_first(".gs_a")).split(" - ")]
     if parts and parts[0]:
