@@ -28,6 +28,7 @@ _ROW = "div.d-sm-flex, p.d-sm-flex"
 _NEW_ID = re.compile(r"^(\d{4})\.[\w-]+\.\d+$")
 _OLD_ID = re.compile(r"^[A-Z](\d\d)-\d{4}$")
 _YEAR = re.compile(r"^\s*((?:19|20)\d\d)\s*$")
+_MARKUP = {"i": "i", "em": "i", "b": "b", "strong": "b", "sup": "sup", "sub": "sub"}
 _JOURNAL_ID = re.compile(r"^[JQ]\d\d-|^\d{4}\.(?:tacl|cl)-", re.IGNORECASE)  # CL and TACL
 
 
@@ -41,8 +42,10 @@ def _rich_title(node: Any) -> str:
             parts.append(latex.escape_markup(child.text(deep=False)))
         elif "acl-fixed-case" in (child.attributes.get("class") or ""):
             parts.append(f'<span class="nocase">{rich_of(child)}</span>')
+        elif child.tag in _MARKUP:
+            parts.append(f"<{_MARKUP[child.tag]}>{_rich_title(child)}</{_MARKUP[child.tag]}>")
         else:
-            parts.append(f" {rich_of(child)} " if child.tag == "br" else rich_of(child))
+            parts.append(" " if child.tag == "br" else _rich_title(child))
     return clean_space("".join(parts))
 
 
