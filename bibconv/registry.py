@@ -21,9 +21,11 @@ from typing import IO, Any, ClassVar, Protocol, TextIO, TypeVar, runtime_checkab
 
 from bibconv.errors import Diagnostic, FormatError, ReadError
 from bibconv.model import Record, SourceSpan
+from bibconv.writing import EntryWriter, WriteContext
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "EntryWriter",
     "FormatInfo",
     "ReadContext",
     "Reader",
@@ -101,28 +103,6 @@ class ReadContext:
         return self.options.get(name, default)
 
 
-@dataclass
-class WriteContext:
-    """Options for a writer, and where it reports what the target cannot hold.
-
-    >>> ctx = WriteContext(options={"ascii": True})
-    >>> ctx.option("ascii"), ctx.option("indent", 2)
-    (True, 2)
-    >>> ctx.warn("field 'genre' has no RIS tag; not written", "knuth84")
-    >>> print(ctx.diagnostics[0])
-    warning: field 'genre' has no RIS tag; not written (entry knuth84)
-    """
-
-    options: dict[str, Any] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    def warn(self, message: str, record_id: str | None = None) -> None:
-        self.diagnostics.append(Diagnostic(message, None, record_id, "warning"))
-
-    def option(self, name: str, default: Any = None) -> Any:
-        return self.options.get(name, default)
-
-
 @runtime_checkable
 class Reader(Protocol):
     """Reads one format into records, streaming.
@@ -130,9 +110,10 @@ class Reader(Protocol):
     A reader may also offer ``split(stream, size) -> Iterator[bibconv.parallel.Piece] | None``
     (optional, so not part of this protocol): it cuts a seekable binary input into pieces of
     about ``size`` bytes that it reads on their own exactly as within the whole input, or
-    returns ``None`` when this input cannot be cut. ``--jobs`` uses it to spread the work over
-    processes (see :mod:`bibconv.parallel`); built-in formats without it use
-    :data:`bibconv.parallel.split.BUILTIN_SPLITTERS`.
+    returns ``None`` when this input cannot be cut (see :mod:`bibconv.parallel.pieces`).
+    ``--jobs`` uses it to spread the work over processes (see :mod:`bibconv.parallel`). A reader
+    whose pieces may be guesses (:attr:`~bibconv.parallel.pieces.Piece.guess`) also offers
+    ``resume(stream, size, at)``, which cuts the input again from the guess ``at`` that failed.
     """
 
     name: ClassVar[str]
@@ -151,7 +132,13 @@ class Reader(Protocol):
 
 @runtime_checkable
 class Writer(Protocol):
-    """Writes records in one format, as they come."""
+    """Writes records in one format, as they come.
+
+    A writer may also be made of parts (optional, so not part of this protocol; see
+    :class:`EntryWriter`): ``header(ctx)``, ``entry(record, ctx)`` and ``footer(ctx)`` return
+    text, and ``separator`` goes between two entries. ``--jobs`` then writes the entries in
+    several processes (see :mod:`bibconv.parallel`); a writer without them is run in one.
+    """
 
     name: ClassVar[str]
     extensions: ClassVar[tuple[str, ...]]

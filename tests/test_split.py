@@ -9,7 +9,10 @@ import re
 
 import pytest
 
-from bibconv.parallel import split as _split
+from bibconv.formats.atom import split as atom_split
+from bibconv.formats.bibtex import split as bibtex_split
+from bibconv.formats.ris import split as ris_split
+from bibconv.parallel import pieces as _pieces
 from tests.golden import samples
 
 SAMPLES = [p for sub in ("atom", "bibtex", "ris") for p in samples(sub, ".bib", ".ris", ".xml", ".atom")]
@@ -18,10 +21,10 @@ _GLOBAL = re.compile(rb"@[ \t]*string[ \t]*[{(]|\b(?:crossref|xdata)[ \t]*=", re
 
 def _bibtex_cut_everywhere(buffer: bytes) -> int:
     """Every block start in the buffer, the last that may be cut at."""
-    blocks = [(m.start(), m[1].lower()) for m in _split._BIBTEX_BLOCK.finditer(buffer)]
+    blocks = [(m.start(), m[1].lower()) for m in bibtex_split._BIBTEX_BLOCK.finditer(buffer)]
     for i in range(len(blocks) - 1, 0, -1):
         at, kind = blocks[i]
-        if kind in _split._BIBTEX_SPECIAL or blocks[i - 1][1] in _split._BIBTEX_SPECIAL:
+        if kind in bibtex_split._BIBTEX_SPECIAL or blocks[i - 1][1] in bibtex_split._BIBTEX_SPECIAL:
             continue
         if buffer.count(b"{", 0, at) == buffer.count(b"}", 0, at):
             return at
@@ -29,12 +32,12 @@ def _bibtex_cut_everywhere(buffer: bytes) -> int:
 
 
 def _atom_cut_everywhere(buffer: bytes) -> int:
-    starts = [m.start() for m in _split._ATOM_ENTRY.finditer(buffer, 1)]
+    starts = [m.start() for m in atom_split._ATOM_ENTRY.finditer(buffer, 1)]
     return starts[-1] if starts else 0
 
 
 def _ris_cut_everywhere(buffer: bytes) -> int:
-    ends = [m.end() for m in _split._RIS_END.finditer(buffer)]
+    ends = [m.end() for m in ris_split._RIS_END.finditer(buffer)]
     return ends[-1] if ends else 0
 
 
@@ -51,9 +54,9 @@ def _buffers() -> list[bytes]:
 def test_cuts_are_the_last_possible_ones() -> None:
     for buffer in _buffers():
         for end in sorted({len(buffer), len(buffer) // 2, len(buffer) // 3}):
-            assert _split._bibtex_cut(buffer[:end]) == _bibtex_cut_everywhere(buffer[:end])
-            assert _split._ris_cut(buffer[:end]) == _ris_cut_everywhere(buffer[:end])
-            assert _split._atom_cut(buffer[:end]) == _atom_cut_everywhere(buffer[:end])
+            assert bibtex_split._bibtex_cut(buffer[:end]) == _bibtex_cut_everywhere(buffer[:end])
+            assert ris_split._ris_cut(buffer[:end]) == _ris_cut_everywhere(buffer[:end])
+            assert atom_split._atom_cut(buffer[:end]) == _atom_cut_everywhere(buffer[:end])
 
 
 @pytest.mark.parametrize("back", [1_000, 70_000, 150_000])
@@ -62,7 +65,7 @@ def test_bibtex_cut_looks_further_back_when_the_end_has_no_cut(back: int) -> Non
     text = b"".join(entry % i for i in range(4_500))
     for inserted in (b"{", b"@comment{x}\n"):
         buffer = text[:-back] + inserted + text[-back:]
-        assert _split._bibtex_cut(buffer) == _bibtex_cut_everywhere(buffer)
+        assert bibtex_split._bibtex_cut(buffer) == _bibtex_cut_everywhere(buffer)
 
 
 def _whole_file_everywhere(buffer: bytes) -> bool:
@@ -70,18 +73,18 @@ def _whole_file_everywhere(buffer: bytes) -> bool:
         return True
     keys = [
         m[2].lower()
-        for m in _split._BIBTEX_KEY.finditer(buffer)
-        if m[1].lower() not in _split._BIBTEX_SPECIAL
+        for m in bibtex_split._BIBTEX_KEY.finditer(buffer)
+        if m[1].lower() not in bibtex_split._BIBTEX_SPECIAL
     ]
     return len(keys) != len(set(keys))
 
 
 @pytest.mark.shared
 def test_whole_file_words_and_repeated_keys_are_found_across_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_split, "_BLOCK", 7)  # blocks of a line or so
+    monkeypatch.setattr(bibtex_split, "_BLOCK", 7)  # blocks of a line or so
     buffers = [*_buffers(), b"@article{a,\n}\n@misc{b,\n}\n@book{A,\n}\n", b"@article{a,}\n@misc{b,}"]
     for buffer in buffers:
-        assert _split._bibtex_whole_file(io.BytesIO(buffer)) == _whole_file_everywhere(buffer)
+        assert bibtex_split._bibtex_whole_file(io.BytesIO(buffer)) == _whole_file_everywhere(buffer)
 
 
 def test_input_that_cannot_be_cut_is_tried_less_and_less_often() -> None:
@@ -91,9 +94,9 @@ def test_input_that_cannot_be_cut_is_tried_less_and_less_often() -> None:
 
     def counted(buffer: bytes) -> int:
         calls.append(len(buffer))
-        return _split._bibtex_cut(buffer)
+        return bibtex_split._bibtex_cut(buffer)
 
-    pieces = list(_split._pieces(io.BytesIO(text), 1 << 14, counted))
+    pieces = list(_pieces.pieces(io.BytesIO(text), 1 << 14, counted))
     assert b"".join(p.data for p in pieces) == text
     assert len(pieces) == 1
     assert len(calls) < 12  # the buffer doubles between tries: log2(2 MB / 16 KB) + 1

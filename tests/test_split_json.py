@@ -15,8 +15,9 @@ import pytest
 
 import bibconv
 from bibconv import parallel
-from bibconv.parallel import split as _split
+from bibconv.formats.csljson import split as csljson_split
 from bibconv.parallel import transport as _transport
+from bibconv.parallel.pieces import Piece
 
 
 def _items(n: int) -> list[dict[str, object]]:
@@ -94,8 +95,8 @@ def test_jobs_reads_every_layout_as_a_serial_run(layout: str, strict: bool, tmp_
         assert found == expected, f"{layout} -> {target}"
 
 
-def _pieces(data: bytes, size: int) -> list[_split.Piece]:
-    pieces = _split.split_csljson(io.BytesIO(data), size)
+def _pieces(data: bytes, size: int) -> list[Piece]:
+    pieces = csljson_split.split(io.BytesIO(data), size)
     assert pieces is not None
     return list(pieces)
 
@@ -125,11 +126,11 @@ def test_a_wrong_guess_is_cut_again_by_parsing_from_there() -> None:
             line += piece.data.count(b"\n") + 1
             index += len(json.loads(piece.data))
         except json.JSONDecodeError:
-            wrong = _split.Piece(b"", line - piece.data.count(b"\n") - 1, index, offset=piece.offset)
+            wrong = Piece(b"", line - piece.data.count(b"\n") - 1, index, offset=piece.offset)
             break
     else:
         raise AssertionError("no guess failed")
-    again = list(_split.resume_csljson(io.BytesIO(data), 300, wrong))
+    again = list(csljson_split.resume(io.BytesIO(data), 300, wrong))
     assert not any(p.guess for p in again)
     assert [p.index for p in again] == sorted(p.index for p in again)
     assert again[0].index == wrong.index

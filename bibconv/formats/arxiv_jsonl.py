@@ -67,7 +67,7 @@ from bibconv.registry import ReadContext, register
 from bibconv.textio import JSON_SURROGATE, iter_lines, open_text
 
 if TYPE_CHECKING:
-    from bibconv.parallel.split import Piece
+    from bibconv.parallel.pieces import Piece
 
 __all__ = ["ArxivJsonlReader", "record_from_snapshot", "records_from_snapshot"]
 
@@ -339,6 +339,6 @@ class ArxivJsonlReader:
     @staticmethod
     def split(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
         """Cut the input at line ends into pieces of about ``size`` bytes (for ``--jobs``)."""
-        from bibconv.parallel.split import split_lines
+        from bibconv.parallel.pieces import split_lines
 
         return split_lines(stream, size)

@@ -8,18 +8,14 @@ and their places noted, so that the parent puts in a suffix only where a key nee
 from __future__ import annotations
 
 import bisect
-import contextlib
 import io
 import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TextIO, cast
+from typing import TextIO, cast
 
-__all__ = ["PIPE_SIZE", "Text", "byte_writer", "encoded", "filled", "widen_pipes"]
-
-PIPE_SIZE = 1 << 20
-"""Bytes the pipes to and from the workers may hold (Linux's default limit for a user)."""
+__all__ = ["Text", "byte_writer", "encoded", "filled"]
 
 
 @dataclass
@@ -97,24 +93,3 @@ def byte_writer(stream: TextIO) -> Callable[[bytes], None]:
             stream.write(data.decode("utf-8"))
 
     return write
-
-
-def widen_pipes(executor: Any) -> None:
-    """Let the pipes that carry pieces to the workers and results back hold a whole piece (Linux).
-
-    Through the default 64 KiB pipe a message of a megabyte comes in many reads, each of which
-    allocates a buffer of the whole remaining size: on the 100k corpus (230 MB of CSL-JSON
-    results) that was 0.6 s of the parent's system time, now 0.15 s, and the workers spend less
-    on reading their pieces. Only where the executor keeps its queues as CPython 3.10–3.13 does;
-    elsewhere nothing changes.
-    """
-    try:
-        import fcntl
-    except ImportError:  # not on a POSIX system
-        return
-    setpipe = getattr(fcntl, "F_SETPIPE_SZ", None)
-    for queue in ("_call_queue", "_result_queue"):
-        reader = getattr(getattr(executor, queue, None), "_reader", None)
-        if setpipe is not None and reader is not None:
-            with contextlib.suppress(OSError, ValueError):
-                fcntl.fcntl(reader.fileno(), setpipe, PIPE_SIZE)

@@ -29,13 +29,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import IO, Any, ClassVar
+from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from bibconv.errors import ParseError, RemoteError
 from bibconv.formats.atom.entry import RawEntry, arxiv_id_of, is_error_entry, to_record
 from bibconv.formats.atom.xml_stream import PARSER_OPTIONS, Tap, probe
 from bibconv.model import Record
 from bibconv.registry import ReadContext, register
+
+if TYPE_CHECKING:
+    from bibconv.parallel.pieces import Piece
 
 __all__ = ["AtomReader"]
 
@@ -214,6 +217,13 @@ class AtomReader:
         if not (feed or rss):
             return 0.0
         return 0.95 if "arxiv" in text else 0.5
+
+    @staticmethod
+    def split(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
+        """Cut the input before ``<entry>`` elements into pieces of about ``size`` bytes (for ``--jobs``)."""
+        from bibconv.formats.atom.split import split
+
+        return split(stream, size)
 
     def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
         from lxml import etree

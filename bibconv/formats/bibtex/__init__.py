@@ -33,7 +33,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterator
-from typing import IO, Any, ClassVar
+from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from bibconv.errors import ParseError
 from bibconv.formats.bibtex.fields import build_record
@@ -44,6 +44,9 @@ from bibconv.formats.bibtex.write import BiblatexWriter, BibtexWriter
 from bibconv.model import Record
 from bibconv.registry import ReadContext, register
 from bibconv.textio import open_text, sniff_encoding
+
+if TYPE_CHECKING:
+    from bibconv.parallel.pieces import Piece
 
 __all__ = ["BiblatexReader", "BiblatexWriter", "BibtexReader", "BibtexWriter", "resolve_value"]
 
@@ -224,6 +227,13 @@ class BibtexReader:
         if not types:
             return 0.0
         return 0.9 if any(t in _KNOWN_SNIFF for t in types) else 0.5
+
+    @staticmethod
+    def split(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
+        """Cut the input before entries into pieces of about ``size`` bytes (for ``--jobs``)."""
+        from bibconv.formats.bibtex.split import split
+
+        return split(stream, size)
 
     def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
         from bibtexparser.model import Entry, ExplicitComment, ParsingFailedBlock, Preamble, String

@@ -2,10 +2,11 @@ r"""The ``bibtex`` and ``biblatex`` writers.
 
 Layout: one field per line, in a fixed order (:data:`~bibconv.formats.bibtex.table.FIELD_ORDER`, then
 the rest alphabetically), ``key = {value}``, indented by the ``indent`` option (2 spaces; a number or
-a string such as ``"\t"``), a blank line between entries. Keys come from :class:`bibconv.keys.KeyAssigner`
-(existing keys are kept, repeats get a suffix). Values go through :func:`bibconv.latex.encoder`
-(``ascii`` option: pure ASCII for classic ``bibtex``), titles also through :func:`latex.protect_case`,
-names through :func:`bibconv.names.format_bibtex_name`; identifiers (URL, DOI…) are written as they are.
+a string such as ``"\t"``), a blank line between entries. Keys come from ``ctx.keys``, a
+:class:`bibconv.keys.KeyAssigner` (existing keys are kept, repeats get a suffix). Values go through
+:func:`bibconv.latex.encoder` (``ascii`` option: pure ASCII for classic ``bibtex``), titles also through
+:func:`latex.protect_case`, names through :func:`bibconv.names.format_bibtex_name`; identifiers (URL,
+DOI…) are written as they are.
 
 **Safe values.** Every value is written on one line between braces that BibTeX and bibtexparser both
 see balanced: :func:`latex.encode` writes a lone brace ``{\textbraceleft}``/``{\textbraceright}``
@@ -42,9 +43,8 @@ as code in :func:`bibconv.projection.project`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from functools import lru_cache
-from typing import ClassVar, TextIO
+from typing import ClassVar, cast
 
 from bibconv import latex
 from bibconv.formats.bibtex import table as m
@@ -52,7 +52,7 @@ from bibconv.formats.bibtex.fields import PREPRINT_TYPES
 from bibconv.formats.bibtex.safety import NEWLINES_RE, blocks, braces_ok, defined_by_blocks, protect, safe
 from bibconv.latex.allow import disallowed, tex_allowed
 from bibconv.model import Date, Name, Record
-from bibconv.registry import WriteContext, register
+from bibconv.registry import EntryWriter, WriteContext, register
 
 __all__ = [
     "BiblatexWriter",
@@ -391,24 +391,18 @@ def entry_text(
     return _EntryWriter(dialect, ctx, defined).text(record, indent)
 
 
-class _Writer:
-    name: ClassVar[str]
-    extensions: ClassVar[tuple[str, ...]]
-    description: ClassVar[str]
+class _Writer(EntryWriter):
     dialect: ClassVar[str]
+    separator: ClassVar[str] = "\n"
 
-    def write(self, records: Iterable[Record], stream: TextIO, ctx: WriteContext) -> None:
-        from bibconv.keys import KeyAssigner
-
-        keys = KeyAssigner(ctx.option("key_format") or "authyeartitle", warn=ctx.warn)
+    def entry(self, record: Record, ctx: WriteContext) -> str:
         indent = ctx.option("indent", 2)
         pad = " " * indent if isinstance(indent, int) else str(indent or "")
-        entries = _EntryWriter(self.dialect, ctx)
-        first = True
-        for record in records:
-            text = entries.text(keys.assign(record), pad)
-            stream.write(text if first else "\n" + text)
-            first = False
+        key = f"{self.dialect}:entries"  # one per output: it keeps what @preamble blocks define
+        entries = ctx.state.get(key)
+        if entries is None:
+            entries = ctx.state[key] = _EntryWriter(self.dialect, ctx)
+        return cast(_EntryWriter, entries).text(ctx.keys.assign(record), pad)
 
 
 @register

@@ -19,15 +19,18 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from functools import lru_cache
-from typing import IO, Any, ClassVar, TextIO
+from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from bibconv import csl
 from bibconv.arxiv import implied_fields, parse_arxiv_id, without_implied
 from bibconv.errors import ParseError, ReadError
 from bibconv.formats.csljson.layout import dumps_indented
 from bibconv.model import Arxiv, Date, Name, Record
-from bibconv.registry import ReadContext, WriteContext, register
+from bibconv.registry import EntryWriter, ReadContext, WriteContext, register
 from bibconv.textio import JSON_SURROGATE, open_text
+
+if TYPE_CHECKING:
+    from bibconv.parallel.pieces import Piece
 
 __all__ = ["CslJsonReader", "CslJsonWriter", "record_from_csl", "record_to_csl"]
 
@@ -487,6 +490,20 @@ class CslJsonReader:
             return 0.3 if text.startswith("[") else 0.2
         return 0.3 if text[1:].lstrip().startswith("]") else 0.0
 
+    @staticmethod
+    def split(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
+        """Cut the input between array items or lines into pieces of about ``size`` bytes (for ``--jobs``)."""
+        from bibconv.formats.csljson.split import split
+
+        return split(stream, size)
+
+    @staticmethod
+    def resume(stream: IO[bytes], size: int, at: Piece) -> Iterator[Piece]:
+        """The pieces from the guessed piece ``at`` on, each item parsed (a guess was wrong)."""
+        from bibconv.formats.csljson.split import resume
+
+        return resume(stream, size, at)
+
     def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
         text = open_text(stream, ctx)
         for index, line, value in _iter_json_values(text, ctx):
@@ -505,29 +522,28 @@ class CslJsonReader:
 
 
 @register
-class CslJsonWriter:
+class CslJsonWriter(EntryWriter):
     """Writes a CSL-JSON array, one item at a time, valid against the official schema."""
 
     name: ClassVar[str] = "csljson"
     extensions: ClassVar[tuple[str, ...]] = (".json", ".csl.json", ".csljson")
     description: ClassVar[str] = "CSL-JSON (citeproc, pandoc, Zotero)"
 
-    def write(self, records: Iterable[Record], stream: TextIO, ctx: WriteContext) -> None:
-        from bibconv.keys import KeyAssigner
+    separator: ClassVar[str] = ","
 
-        keys = KeyAssigner(ctx.option("key_format") or "authyeartitle", warn=ctx.warn)
+    def header(self, ctx: WriteContext) -> str:
+        return "["
+
+    def entry(self, record: Record, ctx: WriteContext) -> str:
+        item = record_to_csl(ctx.keys.assign(record))
         indent = ctx.option("indent", 2)
         ascii_only = bool(ctx.option("ascii"))
-        first = True
-        stream.write("[")
-        for record in records:
-            item = record_to_csl(keys.assign(record))
-            if isinstance(indent, int):  # json.dumps(indent=…) is pure Python: the same text, faster
-                body = dumps_indented(item, indent, ensure_ascii=ascii_only, margin=" " * indent)
-            else:
-                body = json.dumps(item, ensure_ascii=ascii_only, indent=indent)
-                if indent:
-                    body = "\n".join(" " * indent + line for line in body.split("\n"))
-            stream.write(("\n" if first else ",\n") + body)
-            first = False
-        stream.write("\n]\n" if not first else "]\n")
+        if isinstance(indent, int):  # json.dumps(indent=…) is pure Python: the same text, faster
+            return "\n" + dumps_indented(item, indent, ensure_ascii=ascii_only, margin=" " * indent)
+        body = json.dumps(item, ensure_ascii=ascii_only, indent=indent)
+        if indent:
+            body = "\n".join(" " * indent + line for line in body.split("\n"))
+        return "\n" + body
+
+    def footer(self, ctx: WriteContext) -> str:
+        return "\n]\n" if ctx.entries else "]\n"

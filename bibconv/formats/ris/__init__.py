@@ -51,9 +51,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import IO, Any, ClassVar, TextIO
+from typing import IO, TYPE_CHECKING, Any, ClassVar, cast
 
 from bibconv.arxiv import implied_fields
 from bibconv.errors import ParseError, WriteError
@@ -75,8 +75,11 @@ from bibconv.formats.ris.table import (
 from bibconv.latex import strip_markup
 from bibconv.model import Date, Name, Record
 from bibconv.names import format_ris_name
-from bibconv.registry import ReadContext, WriteContext, register
+from bibconv.registry import EntryWriter, ReadContext, WriteContext, register
 from bibconv.textio import iter_lines, open_text
+
+if TYPE_CHECKING:
+    from bibconv.parallel.pieces import Piece
 
 __all__ = ["RisReader", "RisWriter"]
 
@@ -121,6 +124,13 @@ class RisReader:
         if _SNIFF_TY.search(head):
             return 0.95
         return 0.6 if len(_SNIFF_TAG.findall(head)) >= 2 else 0.0
+
+    @staticmethod
+    def split(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
+        """Cut the input after ``ER`` lines into pieces of about ``size`` bytes (for ``--jobs``)."""
+        from bibconv.formats.ris.split import split
+
+        return split(stream, size)
 
     def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
         entries: list[list[Any]] | None = None  # [tag, value, line] in the open record
@@ -229,16 +239,13 @@ class Projector:
 
     def __init__(self, ctx: WriteContext) -> None:
         self.ctx = ctx
-        self._warned: set[str] = set()
         preprint = str(ctx.option("preprint_type") or "UNPB").upper()
         if preprint not in SPEC_TYPES:
             raise WriteError(f"preprint_type {preprint!r} is not a RIS type (try UNPB, GEN or JOUR)")
         self.preprint_type = preprint
 
     def _warn(self, key: str, message: str, record: Record) -> None:
-        if key not in self._warned:
-            self._warned.add(key)
-            self.ctx.warn(message, record.id)
+        self.ctx.warn_once(key, message, record.id)
 
     def _type(self, record: Record) -> str:
         kept = record.extra.get(TY_KEY)
@@ -371,19 +378,29 @@ class Projector:
 
 
 @register
-class RisWriter:
+class RisWriter(EntryWriter):
     """Writes spec-clean RIS: TY first, ER last, CRLF, UTF-8 (see the module docstring)."""
 
     name: ClassVar[str] = "ris"
     extensions: ClassVar[tuple[str, ...]] = (".ris",)
     description: ClassVar[str] = "RIS (EndNote, Zotero, Mendeley, RefWorks, publishers)"
 
-    def write(self, records: Iterable[Record], stream: TextIO, ctx: WriteContext) -> None:
-        projector = Projector(ctx)
-        for record in records:
-            lines = [
-                f"{tag}  - " + (value.replace("\n", _CONTINUATION) if "\n" in value else value) + "\r\n"
-                for tag, value in projector.lines(record)
-            ]
-            lines.append("ER  - \r\n\r\n")
-            stream.write("".join(lines))  # one write per record
+    @staticmethod
+    def _lines_of(ctx: WriteContext) -> Projector:
+        """The projector for ``ctx`` (made once per output: it reads the options)."""
+        projector = ctx.state.get("ris:projector")
+        if projector is None:
+            projector = ctx.state["ris:projector"] = Projector(ctx)
+        return cast(Projector, projector)
+
+    def header(self, ctx: WriteContext) -> str:
+        self._lines_of(ctx)  # a bad preprint_type is refused before any record
+        return ""
+
+    def entry(self, record: Record, ctx: WriteContext) -> str:
+        lines = [
+            f"{tag}  - " + (value.replace("\n", _CONTINUATION) if "\n" in value else value) + "\r\n"
+            for tag, value in self._lines_of(ctx).lines(record)
+        ]
+        lines.append("ER  - \r\n\r\n")
+        return "".join(lines)

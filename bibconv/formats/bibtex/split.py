@@ -1,0 +1,96 @@
+"""Where ``--jobs`` cuts BibTeX and biblatex input (:meth:`BibtexReader.split`).
+
+Before an entry (``@type{`` at the start of a line, braces balanced before it) that follows
+another entry, so that ``@comment``/``@preamble`` blocks stay with the entry after them. A file
+with ``@string`` definitions, ``crossref``/``xdata`` fields or a repeated entry key is not cut:
+the reader resolves or reports those across the whole file.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from typing import IO
+
+from bibconv.parallel.pieces import Piece, pieces, wide
+
+__all__ = ["split"]
+
+_BIBTEX_BLOCK = re.compile(rb"^[ \t]*@[ \t]*(\w*)[ \t]*[{(]", re.M)
+_BIBTEX_SPECIAL = {b"comment", b"preamble", b"string"}
+_BIBTEX_STRING = re.compile(rb"@[ \t]*string[ \t]*[{(]", re.I)
+_BIBTEX_REF = re.compile(rb"\b(?:crossref|xdata)[ \t]*=", re.I)
+_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+_BLOCK = 1 << 22
+_BIBTEX_KEY = re.compile(rb"@[ \t]*(\w+)[ \t]*[{(][ \t]*([^,\s{}()=]+)[ \t]*,")
+
+
+def _bibtex_cut(buffer: bytes) -> int:
+    """Before the last entry that follows an entry with balanced braces before it (0: none).
+
+    The block starts are looked for in a window at the end of the buffer, widened until a cut
+    is found or the window is the whole buffer (a block's kind is known for all but the first).
+    """
+    window = 1 << 16
+    while True:
+        start = max(len(buffer) - window, 0)
+        blocks = [(m.start(), m[1].lower()) for m in _BIBTEX_BLOCK.finditer(buffer, start)]
+        best = 0
+        if blocks:  # the brace depth before each block, counted forward once
+            at = blocks[0][0]
+            depth = buffer.count(b"{", 0, at) - buffer.count(b"}", 0, at)
+            for (before, previous), (at, kind) in itertools.pairwise(blocks):
+                depth += buffer.count(b"{", before, at) - buffer.count(b"}", before, at)
+                if depth == 0 and kind not in _BIBTEX_SPECIAL and previous not in _BIBTEX_SPECIAL:
+                    best = at
+        if best or start == 0:
+            return best
+        window *= 4
+
+
+def _lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """The input in blocks of about :data:`_BLOCK` bytes that end at line ends."""
+    tail = b""
+    for block in iter(lambda: stream.read(_BLOCK), b""):
+        block = tail + block
+        cut = block.rfind(b"\n") + 1
+        if cut:
+            yield block[:cut]
+        tail = block[cut:]
+    if tail:
+        yield tail
+
+
+def _bibtex_whole_file(stream: IO[bytes]) -> bool:
+    """Whether reading this input needs all of it at once: strings, cross-references, repeated
+    keys. It is read in blocks of whole lines (no match spans lines); ``crossref =`` and
+    ``xdata =`` are only searched for in a block whose lower-cased text has the words."""
+    keys: set[bytes] = set()
+    for block in _lines(stream):
+        if _BIBTEX_STRING.search(block):
+            return True
+        lowered = block.translate(_LOWER)
+        if (b"crossref" in lowered or b"xdata" in lowered) and _BIBTEX_REF.search(block):
+            return True
+        for match in _BIBTEX_KEY.finditer(block):
+            if match[1].lower() in _BIBTEX_SPECIAL:
+                continue
+            key = match[2].lower()
+            if key in keys:  # the reader reports it: keep both in one piece
+                return True
+            keys.add(key)
+    return False
+
+
+def split(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
+    """BibTeX/biblatex: before entries, unless strings, cross-references or repeated keys need the
+    whole file."""
+    if wide(stream):
+        return None
+    whole = _bibtex_whole_file(stream)
+    empty = stream.tell() == 0
+    stream.seek(0)
+    if whole or empty:
+        return None
+    return pieces(stream, size, _bibtex_cut)
