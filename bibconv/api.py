@@ -339,6 +339,13 @@ class _Conversion:
         )
 
 
+def _refuse_overwriting(sources: Sequence[str], dest: str | os.PathLike[str]) -> None:
+    """An :class:`OutputError` if ``dest`` is one of the input files (devices and FIFOs may be both)."""
+    for source in sources:
+        if source != "-" and os.path.isfile(source) and os.path.isfile(dest) and same_file(source, dest):
+            raise OutputError(f"{os.fspath(dest)}: the output would overwrite the input {source}")
+
+
 def convert_files(
     sources: Sequence[str | os.PathLike[str]],
     to: str,
@@ -360,21 +367,18 @@ def convert_files(
     """Convert input files (``"-"``: standard input) into one output, as ``bibconv convert`` does.
 
     ``dest`` is a path (replaced atomically), a text stream, or ``None`` to return the text.
-    ``jobs`` processes share the work (``None``: one per core for inputs over 4 MB, else 1;
-    the output is the same for any number); ``dedupe``, ``sort`` (``input``, ``key``,
-    ``year``, ``author``) and ``limit`` choose the records, and make the run serial. With
-    ``strict=False`` bad records are skipped and reported in ``diagnostics``; ``limits`` (a
-    :class:`bibconv.limits.Limits`) bounds the input. Options go to the writer (``ascii=True``,
-    ``key_format="authyear"``…), ``read_options`` to the reader (``{"arxiv_date": "version"}``);
-    ``after_input`` is called when each input is done.
+    ``jobs`` processes share the work (``None``: one per core for inputs over 4 MB; the output
+    is the same for any number); ``dedupe``, ``sort`` (``input``, ``key``, ``year``, ``author``)
+    and ``limit`` choose the records, in one process. With ``strict=False`` bad records are
+    skipped into ``diagnostics``; ``limits`` (:class:`bibconv.limits.Limits`) bounds the input.
+    Options go to the writer (``ascii=True``, ``key_format="authyear"``…), ``read_options`` to
+    the reader; ``after_input`` is called after each input.
 
     >>> text = convert_files(["fixtures/bibtex/bibconv_arxiv_spellings.bib"], "ris", jobs=2)
     >>> text.count("ER  - "), text.splitlines()[0]
     (15, 'TY  - UNPB')
     """
-    reading = dict(read_options or {})
-    if limits is not None:
-        reading["limits"] = limits
+    reading = {**(read_options or {}), **({"limits": limits} if limits is not None else {})}
     conversion = _Conversion(
         [os.fspath(source) for source in sources],
         to,
@@ -391,9 +395,7 @@ def convert_files(
         after_input,
     )
     if isinstance(dest, (str, os.PathLike)):
-        for source in conversion.sources:
-            if source != "-" and os.path.exists(source) and same_file(source, dest):
-                raise OutputError(f"{os.fspath(dest)}: the output would overwrite the input {source}")
+        _refuse_overwriting(conversion.sources, dest)
         with atomic_output(dest) as stream:
             conversion.run(stream)
         return None

@@ -23,10 +23,11 @@ __all__ = ["convert", "input_files"]
 
 
 def input_files(inputs: tuple[str, ...]) -> list[str]:
-    """The INPUT arguments (standard input when none), each an existing file or ``-``."""
+    """The INPUT arguments (standard input when none), each ``-`` or a file: a regular one, or one
+    read as a stream (a FIFO, ``/dev/stdin``, ``<(process)``)."""
     sources = list(inputs) or ["-"]
     for source in sources:
-        if source != "-" and not os.path.isfile(source):
+        if source != "-" and (os.path.isdir(source) or not os.path.exists(source)):
             problem = "is a directory" if os.path.isdir(source) else "no such file"
             raise click.BadParameter(f"{source}: {problem}", param_hint="INPUT")
     return sources
@@ -80,13 +81,9 @@ def convert(
     target = target_format(to, output)
     check_format(from_, readable=True)
     sources = input_files(inputs)
-    write: dict[str, object] = {"ascii": ascii_}
-    if key_format:
-        write["key_format"] = key_format
-    progress = Progress.for_stderr(quiet=quiet, sources=sources)
     with ExitStack() as stack:
         dest = output if output and output != "-" else stack.enter_context(stdout(spool=not skip_invalid))
-        stack.enter_context(progress)
+        progress = stack.enter_context(Progress.for_stderr(quiet=quiet, sources=sources))
         convert_files(
             sources,
             target,
@@ -102,5 +99,6 @@ def convert(
             read_options={"arxiv_date": arxiv_date},
             progress=progress,
             after_input=run.report,
-            **write,
+            ascii=ascii_,
+            key_format=key_format,
         )

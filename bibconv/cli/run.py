@@ -16,6 +16,7 @@ from typing import Any, TextIO
 import click
 
 from bibconv.errors import BibconvError, Diagnostic, FormatError, OutputError, ReadError
+from bibconv.output import Terminated
 
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "Run", "check_format", "guarded", "output", "stdout", "target_format"]
 
@@ -149,6 +150,9 @@ def _guard(body: Callable[[], None]) -> None:
     except KeyboardInterrupt:
         click.echo("bibconv: interrupted", err=True)
         sys.exit(130)
+    except Terminated as exc:
+        click.echo("bibconv: terminated", err=True)
+        sys.exit(exc.code)
 
 
 def guarded(command: Callable[..., None]) -> Callable[..., None]:
