@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, ClassVar, Protocol, TextIO, TypeVar, runtime_checkable
 
 from bibconv.errors import Diagnostic, FormatError, ReadError
+from bibconv.formats import BUILTINS
 from bibconv.model import Record, SourceSpan
 from bibconv.writing import EntryWriter, WriteContext
 
@@ -32,6 +33,7 @@ __all__ = [
     "WriteContext",
     "Writer",
     "detect_format",
+    "format_name",
     "formats",
     "get_reader",
     "get_writer",
@@ -39,18 +41,6 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "bibconv.formats"
-
-# name -> module that registers it; imported on first use.
-_BUILTIN_MODULES: dict[str, str] = {
-    "csljson": "bibconv.formats.csljson",
-    "bibtex": "bibconv.formats.bibtex",
-    "biblatex": "bibconv.formats.bibtex",
-    "ris": "bibconv.formats.ris",
-    "atom": "bibconv.formats.atom",
-    "html": "bibconv.formats.listing.html",
-    "text": "bibconv.formats.listing.text",
-    "arxiv-jsonl": "bibconv.formats.arxiv_jsonl",
-}
 
 
 @dataclass
@@ -158,22 +148,11 @@ class FormatInfo:
     description: str = ""
     reader: type[Reader] | None = None
     writer: type[Writer] | None = None
+    aliases: tuple[str, ...] = ()
 
-
-# What the built-in modules register: name -> (extensions, reads, writes). Finding a format by
-# its extension needs no import then (tests check that this agrees with the classes).
-_BUILTIN_INFO: dict[str, tuple[tuple[str, ...], bool, bool]] = {
-    "arxiv-jsonl": ((".jsonl", ".json"), True, False),
-    "atom": ((".atom",), True, False),
-    "biblatex": ((".biblatex",), True, True),
-    "bibtex": ((".bib", ".bibtex"), True, True),
-    "csljson": ((".json", ".csl.json", ".csljson"), True, True),
-    "html": ((".html", ".htm", ".xhtml"), True, False),
-    "ris": ((".ris",), True, True),
-    "text": ((), True, False),
-}
 
 _REGISTRY: dict[str, FormatInfo] = {}
+_ALIASES = {alias: name for name, builtin in BUILTINS.items() for alias in builtin.aliases}
 _loaded_builtins = False
 _loaded_entry_points = False
 _plugins: bool | None = None
@@ -195,7 +174,9 @@ def register(cls: T) -> T:
     A Study of $k$-sparse Attention
     >>> _ = bibconv.registry._REGISTRY.pop("titles")  # unregistered again
     """
-    info = _REGISTRY.setdefault(cls.name, FormatInfo(cls.name))  # type: ignore[attr-defined]
+    name: str = cls.name  # type: ignore[attr-defined]
+    builtin = BUILTINS.get(name)
+    info = _REGISTRY.setdefault(name, FormatInfo(name, aliases=builtin.aliases if builtin else ()))
     info.extensions = tuple(dict.fromkeys(info.extensions + tuple(cls.extensions)))  # type: ignore[attr-defined]
     info.description = info.description or getattr(cls, "description", "")
     if hasattr(cls, "read"):
@@ -206,19 +187,19 @@ def register(cls: T) -> T:
 
 
 def _load_builtin(name: str) -> None:
-    module = _BUILTIN_MODULES.get(name)
-    if module and (name not in _REGISTRY):
+    builtin = BUILTINS.get(name)
+    if builtin and (name not in _REGISTRY):
         try:
-            importlib.import_module(module)
+            importlib.import_module(builtin.module)
         except ModuleNotFoundError as exc:
-            if exc.name != module:
+            if exc.name != builtin.module:
                 raise
 
 
 def _load_all() -> None:
     global _loaded_builtins, _loaded_entry_points
     if not _loaded_builtins:
-        for name in _BUILTIN_MODULES:
+        for name in BUILTINS:
             _load_builtin(name)
         _loaded_builtins = True
     if not _loaded_entry_points:
@@ -239,7 +220,24 @@ def _plugins_present() -> bool:
     return _plugins
 
 
+def format_name(name: str) -> str:
+    """The format ``name`` means: a registered name as it is, else the built-in whose name or alias it
+    is, letter case aside (``BibTeX``, ``bib`` → ``bibtex``; ``json``, ``csl``, ``CSL-JSON`` →
+    ``csljson``). A name bibconv does not know is returned as it is.
+
+    >>> format_name("BibTeX"), format_name("csl-json"), format_name("RIS"), format_name("mine")
+    ('bibtex', 'csljson', 'ris', 'mine')
+    """
+    if name in _REGISTRY:
+        return name
+    lower = name.lower()
+    if lower in BUILTINS or lower in _REGISTRY:
+        return lower
+    return _ALIASES.get(lower, name)
+
+
 def _info(name: str) -> FormatInfo:
+    name = format_name(name)
     _load_builtin(name)
     if name not in _REGISTRY or _plugins_present():  # a plugin may add to a built-in name
         _load_all()
@@ -287,9 +285,9 @@ def format_for_extension(filename: str, *, writing: bool = False) -> str | None:
         if (info.writer if writing else info.reader) is not None
     }
     if not _plugins_present():  # the built-ins not imported yet, from what they register
-        for name, (extensions, reads, writes) in _BUILTIN_INFO.items():
-            if name not in _REGISTRY and (writes if writing else reads):
-                table[name] = extensions
+        for name, builtin in BUILTINS.items():
+            if name not in _REGISTRY and (builtin.writes if writing else builtin.reads):
+                table[name] = builtin.extensions
     matches = sorted(name for name, extensions in table.items() if any(lower.endswith(e) for e in extensions))
     # Prefer the longest matching extension (".csl.json" over ".json").
     if not matches:

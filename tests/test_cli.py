@@ -165,6 +165,21 @@ def test_formats_lists_reading_and_writing() -> None:
     line = next(x for x in result.output.splitlines() if x.startswith("csljson"))
     assert ".json" in line
     assert line.split()[1:3] == ["yes", "yes"]
+    assert "json csl csl-json" in line  # its aliases
+    assert "bib" in next(x for x in result.output.splitlines() if x.startswith("bibtex")).split()
+
+
+def test_format_names_take_any_case_and_the_usual_aliases(tmp_path: Path) -> None:
+    source = tmp_path / "in.data"
+    source.write_text('[{"id": "k", "type": "book", "title": "T", "author": [{"family": "Ng"}]}]')
+    outputs = {
+        (given, target): CliRunner().invoke(main, ["convert", str(source), "-f", given, "-t", target])
+        for given in ("csljson", "json", "CSL", "CSL-JSON")
+        for target in ("bibtex", "BibTeX", "bib")
+    }
+    assert all(result.exit_code == 0 for result in outputs.values())
+    assert len({result.output for result in outputs.values()}) == 1
+    assert outputs["csljson", "bibtex"].output.startswith("@book{k,")
 
 
 @pytest.mark.shared

@@ -14,7 +14,7 @@ __all__ = ["detect", "formats"]
 
 @click.command()
 def formats() -> None:
-    """List every format with its file extensions and whether it reads, writes or both.
+    """List every format: whether it reads, writes or both, its file extensions and other names.
 
     \b
     Example:
@@ -22,7 +22,7 @@ def formats() -> None:
     """
     from bibconv.registry import formats as all_formats
 
-    rows = [("FORMAT", "READ", "WRITE", "EXTENSIONS", "DESCRIPTION")]
+    rows = [("FORMAT", "READ", "WRITE", "EXTENSIONS", "ALIASES", "DESCRIPTION")]
     for name, info in all_formats().items():
         rows.append(
             (
@@ -30,12 +30,13 @@ def formats() -> None:
                 "yes" if info.reader else "-",
                 "yes" if info.writer else "-",
                 " ".join(info.extensions) or "-",
+                " ".join(info.aliases) or "-",
                 info.description,
             )
         )
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
     for row in rows:
-        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[4])
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[5])
 
 
 @click.command()

@@ -58,13 +58,13 @@ def _format_names(readable: bool) -> list[str]:
 
 def check_format(name: str | None, readable: bool) -> str | None:
     """``name`` if bibconv can read (or write) it; a usage error listing the formats if not."""
-    from bibconv.registry import get_reader, get_writer
+    from bibconv.registry import format_name, get_reader, get_writer
 
     if name is None:
         return None
     try:  # imports only this format's module (the list of all is made for the error)
         (get_reader if readable else get_writer)(name)
-        return name
+        return format_name(name)
     except FormatError:
         pass
     names = _format_names(readable)
