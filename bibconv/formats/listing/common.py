@@ -11,6 +11,7 @@ every output format shows it and nobody takes it for the whole abstract.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -186,16 +187,21 @@ _TITLE_WORDS = frozenset(
     }
 )  # fmt: skip
 """Words of titles that are not names: a line holding two of them is not an author list."""
+_FUNCTION_WORDS = frozenset({"for", "with", "using", "from", "the", "to", "on", "in", "via", "into", "of", "is", "are"})
 _ELISION = re.compile(r"\b[dDlL][’'](?=[^\W\d_])")
 
 
 def looks_like_names(text: str) -> bool:
     """Whether ``text`` reads as an author list: short capitalised names, commas, ``and``."""
     text = _ELISION.sub("", _without_affiliations(_LABELS.sub("", plain_name(text)).strip(" ,;")))
+    text = unicodedata.normalize("NFC", text)
     if not text or len(text) > 4000 or any(c.isdigit() for c in text):
         return False
-    if len({w.lower().strip(",;:") for w in text.split() if w[:1].isupper()} & _TITLE_WORDS) >= 2:
+    words = text.split()
+    if len({w.lower().strip(",;:") for w in words if w[:1].isupper()} & _TITLE_WORDS) >= 2:
         return False  # "Sparse Matrix Language Modeling" is a title, not a name
+    if any(w in _FUNCTION_WORDS for w in words[1:-1]):
+        return False  # "Autoencoders for Joint Discovery": names hold no "for", "with", "using"
     pieces = [p.strip() for p in re.split(r",|;|\band\b|&|、|，", _CONJUNCTIONS.sub(", ", text)) if p.strip()]
     if not pieces:
         return False

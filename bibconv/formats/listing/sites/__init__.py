@@ -49,6 +49,9 @@ MODULES = (
     "paperswithcode",
     "semanticscholar",
     "mlconf",
+    "dspace",
+    "primo",
+    "vufind",
 )
 """The site modules, in the order they are asked (a module imported registers its reader)."""
 

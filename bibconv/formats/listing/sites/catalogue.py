@@ -1,0 +1,67 @@
+"""What the library catalogue and repository readers share: names as catalogues write them
+(``Glattauer, Robin [VerfasserIn]``), the kind of a record from its material type in the
+languages these sites use, and dates as they print them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bibconv.dates import parse_date, search_date
+from bibconv.formats.listing.common import clean_space, plain_name
+from bibconv.model import Date, Name
+
+__all__ = ["catalogue_name", "kind_of", "year_or_date"]
+
+_ROLE = re.compile(
+    r"\s*(?:\[[^\]]*\]|\((?:author|autor|auteur|verfasser\w*|hrsg\.?|ed\.?|eds\.?|editor|orientador\w*|"
+    r"advisor|supervisor|thesis advisor)\)|,?\s+(?:author|autor|verfasserIn|editor|orientador\w*)\.?)\s*$",
+    re.IGNORECASE,
+)
+_DATES_OF_LIFE = re.compile(r",?\s*\(?\d{4}\s*-\s*(?:\d{4})?\)?\.?\s*$")
+_KINDS = (
+    (re.compile(r"doctoral|doctorado|doutorado|dottorato|doktor|ph\.?\s?d|thèse|these|tese|tesi|thesis|"
+                r"dissertation|dissertação|disserta|master|mestrado|laurea|diplom", re.IGNORECASE), "thesis"),
+    (re.compile(r"e-?book|\bbook\b|buch|livre|libro|livro|monogra", re.IGNORECASE), "book"),
+    (re.compile(r"chapter|kapitel|chapitre|capítulo|capitolo|book part", re.IGNORECASE), "chapter"),
+    (re.compile(r"conference|proceedings|konferenz|congrès|congresso|conferência|evento", re.IGNORECASE),
+     "paper-conference"),
+    (re.compile(r"article|artikel|artículo|artigo|articolo|journal|zeitschrift", re.IGNORECASE), "article-journal"),
+    (re.compile(r"report|bericht|rapport|relatório|working paper|preprint", re.IGNORECASE), "report"),
+    (re.compile(r"data ?set|datensatz|dados", re.IGNORECASE), "dataset"),
+)  # fmt: skip
+
+
+def catalogue_name(text: str) -> Name | None:
+    """One catalogue heading: ``Family, Given`` (a role in brackets and dates of life dropped)."""
+    from bibconv.formats.listing.sites import person
+
+    text = clean_space(plain_name(text))
+    text = _DATES_OF_LIFE.sub("", _ROLE.sub("", text)).strip(" ,;.")
+    if not text:
+        return None
+    if text.count(",") == 1:
+        family, given = (part.strip() for part in text.split(","))
+        if family and given:
+            return Name(family=family, given=given)
+    return person(text)
+
+
+def kind_of(label: str) -> str | None:
+    """The CSL type a catalogue's material type (``Tese de doutorado``, ``E-Book``) names, if any."""
+    for pattern, kind in _KINDS:
+        if pattern.search(label):
+            return kind
+    return None
+
+
+def year_or_date(text: str, lang: str | None = None) -> Date | None:
+    """The date a catalogue prints (``2016``, ``Published 2016``, ``Wien, 2016, 2016``)."""
+    found = parse_date(text, lang)
+    if found is not None:
+        return found
+    dated = search_date(text, lang)
+    if dated is not None:
+        return dated[0]
+    year = re.search(r"(?<!\d)((?:1[5-9]|20)\d\d)(?!\d)", text)
+    return Date(parts=((int(year.group(1)),),)) if year else None
