@@ -28,10 +28,13 @@ from bibconv.formats.listing.common import (
     looks_like_names,
     parse_byline,
 )
-from bibconv.formats.listing.dom import absolute, line_links, rich_of, text_of
+from bibconv.formats.listing.dom import absolute, line_links, lines_of, rich_of, text_of
 from bibconv.model import Arxiv, Date
 
-__all__ = ["Hints", "block_entry", "classes", "title_node"]
+__all__ = ["TITLE_CUT_NOTE", "Hints", "block_entry", "classes", "title_node"]
+
+TITLE_CUT_NOTE = "Title cut short in the source listing"
+"""The ``note`` of a record whose title the listing shows cut short (``…``)."""
 
 _AUX_LINK = re.compile(
     r"^\W*(?:arxiv:\s*\S+|\d{4}\.\d{4,5}(?:v\d+)?|pdf|html|abs|abstract|doi|link|code|bib(?:tex)?|other|ps|"
@@ -77,6 +80,12 @@ def _titled(text: str, least: int) -> bool:
     return _words(text) >= least and len(text) >= 2 and not _labels.CHROME.match(text)
 
 
+def _person_card(node: Any) -> bool:
+    """A link whose first line is a person's name, then an affiliation (a committee member)."""
+    lines = lines_of(node)
+    return len(lines) > 1 and looks_like_names(lines[0])
+
+
 def title_node(block: Any) -> tuple[Any | None, str]:
     """The element holding the block's title and how it was found."""
     heading = block.css_first("h1, h2, h3, h4, h5, h6")
@@ -91,12 +100,14 @@ def title_node(block: Any) -> tuple[Any | None, str]:
         if not (a.attributes.get("href") or "#").startswith(("#", "javascript:"))
         and _titled(text_of(a), 1)
         and not looks_like_names(text_of(a))
+        and not _person_card(a)
         and not _AUX_LINK.match(text_of(a))
     ]
     if links:
         return max(links, key=lambda a: len(text_of(a))), "link"
     for node in block.css("b, strong"):
-        if _titled(text_of(node), 3) and not _labels.AUTHORS.match(text_of(node)):
+        label = text_of(node).rstrip().endswith(":")  # "Paper submission deadline:" labels what follows
+        if _titled(text_of(node), 3) and not label and not _labels.AUTHORS.match(text_of(node)):
             return node, "bold"
     if block.tag == "tr":  # a row without headings: the first cell of a few words that is not names or a date
         for cell in block.css("td, th"):
@@ -127,6 +138,14 @@ def _unwrapped(title: str) -> str:
     return clean_space(match.group("inner")) if match else title
 
 
+_CLOSING_PERIOD = re.compile(r"(?<![.\s][A-Z])(?<!\.)\.$")
+
+
+def _closing_period(title: str) -> str:
+    """A title without the period a listing closes it with (``...`` and an initial's period stay)."""
+    return _CLOSING_PERIOD.sub("", title).rstrip()
+
+
 def _role_nodes(block: Any, role: str) -> list[Any]:
     return [n for n in block.css("[class]") if _CLASS_ROLE[role].search(" ".join(classes(n)))]
 
@@ -151,6 +170,8 @@ def block_entry(block: Any, hints: Hints, columns: dict[int, str] | None = None)
     cells = block.css("td, th") if block.tag == "tr" else []
     by_role = {role: cells[i] for i, role in (columns or {}).items() if i < len(cells)}
     node, how = (by_role["title"], "column") if "title" in by_role else title_node(block)
+    if node is not None and how == "heading" and _labels.SECTION.match(text_of(node)):
+        return None  # a site's "Steering Committee" section, not a paper
     entry = _structured(block, node, by_role, hints) if node is not None else None
     if not by_role and (entry is None or not entry.authors):
         entry = _as_citation(block, node, how, hints) or entry
@@ -161,8 +182,8 @@ def block_entry(block: Any, hints: Hints, columns: dict[int, str] | None = None)
 
 
 def _structured(block: Any, node: Any, by_role: dict[str, Any], hints: Hints) -> Entry | None:
-    entry = Entry(title=_title(node), title_is_rich=True)
-    if not entry.title or _labels.CHROME.match(text_of(node)):
+    entry = Entry(title=_closing_period(_title(node)), title_is_rich=True)
+    if not entry.title or _labels.CHROME.match(text_of(node)) or _labels.SECTION.match(text_of(node)):
         return None
     title_plain = text_of(node)
     skipped = {text_of(cell) for role, cell in by_role.items() if role == "skip"}
@@ -190,6 +211,12 @@ def _structured(block: Any, node: Any, by_role: dict[str, Any], hints: Hints) ->
     for role, field in (("publisher", "publisher"), ("genre", "genre")):
         if role in by_role and (value := text_of(by_role[role])):
             entry.fields[field] = value
+    if "genre" in entry.fields:
+        from bibconv.formats.listing.sites.catalogue import kind_of
+
+        entry.record_type = kind_of(entry.fields["genre"]) or entry.record_type
+    if title_plain.endswith(("...", "…")) and len(title_plain) > 40:
+        entry.fields["note"] = TITLE_CUT_NOTE
     return entry
 
 

@@ -187,7 +187,9 @@ _TITLE_WORDS = frozenset(
     }
 )  # fmt: skip
 """Words of titles that are not names: a line holding two of them is not an author list."""
-_FUNCTION_WORDS = frozenset({"for", "with", "using", "from", "the", "to", "on", "in", "via", "into", "of", "is", "are"})
+_FUNCTION_WORDS = frozenset(
+    {"for", "with", "using", "from", "the", "to", "on", "in", "via", "into", "of", "is", "are"}
+)
 _ELISION = re.compile(r"\b[dDlL][’'](?=[^\W\d_])")
 
 

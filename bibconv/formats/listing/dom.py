@@ -143,10 +143,20 @@ def clean(tree: Any) -> None:
     for node in root.css(_NOISE):
         node.decompose()
     for node in root.css("a[onclick]:not([href]), a[href^='javascript:']"):
-        node.decompose()
+        if _in_heading_cell(node):
+            node.unwrap()  # a sortable column's heading: its text names the column
+        else:
+            node.decompose()
     comments = [n for n in root.traverse(include_text=True) if n.is_comment_node]
     for node in comments:
         node.decompose()
+
+
+def _in_heading_cell(node: Any) -> bool:
+    parent = node.parent
+    while parent is not None and parent.tag not in ("th", "table", "body"):
+        parent = parent.parent
+    return parent is not None and parent.tag == "th"
 
 
 def _events(node: Any) -> Iterator[tuple[str, Any]]:

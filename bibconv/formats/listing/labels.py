@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ABSTRACT", "AUTHORS", "CHROME", "DATE", "column_role", "strip_label"]
+__all__ = ["ABSTRACT", "AUTHORS", "CHROME", "DATE", "SECTION", "column_role", "strip_label"]
 
 _COLON = r"\s*[:：]\s*"
 AUTHORS = re.compile(
@@ -80,6 +80,15 @@ CHROME = re.compile(
     re.IGNORECASE,
 )
 """Text of a site's chrome (pagers, result counts, download and "cited by" links): never a title or author."""
+
+
+SECTION = re.compile(
+    r"^\W*(?:[\w/-]+\s+){0,3}(?:committees?|chairs?|webmaster|organi[sz]ers?|sponsors?|speakers?|keynotes?|"
+    r"important dates|call for (?:papers|participation)|registration|venue|travel|contacts?|members?|"
+    r"comité|comitato|komitee|ausschuss)\W*$",
+    re.IGNORECASE,
+)
+"""Headings of a conference or lab site's sections (``Program Committee Chairs``): never a paper."""
 
 
 def strip_label(pattern: re.Pattern[str], text: str) -> str | None:

@@ -26,7 +26,8 @@ _KINDS = (
     (re.compile(r"chapter|kapitel|chapitre|capítulo|capitolo|book part", re.IGNORECASE), "chapter"),
     (re.compile(r"conference|proceedings|konferenz|congrès|congresso|conferência|evento", re.IGNORECASE),
      "paper-conference"),
-    (re.compile(r"article|artikel|artículo|artigo|articolo|journal|zeitschrift", re.IGNORECASE), "article-journal"),
+    (re.compile(r"article|artikel|artículo|artigo|articolo|journal|zeitschrift", re.IGNORECASE),
+     "article-journal"),
     (re.compile(r"report|bericht|rapport|relatório|working paper|preprint", re.IGNORECASE), "report"),
     (re.compile(r"data ?set|datensatz|dados", re.IGNORECASE), "dataset"),
 )  # fmt: skip
