@@ -11,11 +11,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from bibconv.model import Arxiv, Record
+from bibconv import journal_ref
+from bibconv.model import Arxiv, Date, Record
 
-__all__ = ["ARXIV_ID", "implied_fields", "parse_arxiv_id", "without_implied"]
+__all__ = ["ARXIV_ID", "as_published", "implied_fields", "parse_arxiv_id", "without_implied"]
 
 # New ids (0704.0001 on): YYMM.NNNN(N); old ids: archive(.SUBJ)/YYMMNNN.
 ARXIV_ID = re.compile(
@@ -68,10 +71,44 @@ def without_implied(fields: dict[str, Any], arxiv: Arxiv, record_type: str) -> d
     }
 
 
-def with_implied(record: Record) -> dict[str, str]:
-    """The record's fields with the arXiv implications filled in where the record has none."""
+def as_published(record: Record, warn: Callable[[str], None] | None = None) -> Record:
+    """An arXiv preprint that has a journal reference or a journal DOI, as the published work.
+
+    The type becomes ``article-journal`` (``paper-conference`` for a venue that reads as a
+    conference) and the venue, volume, issue, pages and year come from the journal reference
+    (:mod:`bibconv.journal_ref`); the arXiv block is kept. A reference that cannot be taken apart
+    becomes the venue whole, and ``warn`` is told so. Other records come back unchanged.
+
+    >>> r = Record(type="article", fields={"DOI": "10.1086/307221"},
+    ...            arxiv=Arxiv(id="astro-ph/9812133", journal_ref="Astrophys.J.517:565-586,1999"))
+    >>> p = as_published(r)
+    >>> p.type, p.fields["container-title"], p.fields["volume"], p.fields["page"], p.dates["issued"].to_edtf()
+    ('article-journal', 'Astrophys.J.', '517', '565-586', '1999')
+    """
+    arxiv = record.arxiv
+    doi = record.fields.get("DOI")
+    if arxiv is None or record.type != "article" or not (arxiv.journal_ref or doi):
+        return record
     fields = dict(record.fields)
-    if record.arxiv is not None:
-        for key, value in implied_fields(record.arxiv, record.type).items():
-            fields.setdefault(key, value)
-    return fields
+    dates = dict(record.dates)
+    kind = "article-journal"
+    venue = fields.get("container-title")
+    if arxiv.journal_ref and venue is None:
+        from bibconv.latex import decode
+
+        parts = journal_ref.parse(arxiv.journal_ref)
+        if parts is None:
+            venue = " ".join(arxiv.journal_ref.split())
+            if warn is not None:
+                warn(f"journal reference {venue!r} not taken apart: kept whole as the venue")
+        else:
+            venue = parts.venue
+            for key, value in (("volume", parts.volume), ("issue", parts.issue), ("page", parts.page)):
+                if value:
+                    fields.setdefault(key, value)
+            if parts.year is not None:
+                dates["issued"] = Date(parts=((parts.year,),))
+        fields["container-title"] = decode(venue)
+    if venue is not None and journal_ref.is_proceedings(venue):
+        kind = "paper-conference"
+    return replace(record, type=kind, fields=fields, dates=dates)

@@ -45,7 +45,7 @@ def test_sample_matches_golden(update_golden: bool) -> None:
 
 def test_kaggle_line_maps_every_field() -> None:
     (record,) = records_from_snapshot([KAGGLE_0704_0001])
-    assert record.type == "article"
+    assert record.type == "article-journal"  # Phys.Rev.D76:013009,2007
     assert (
         record.title
         == "Calculation of prompt diphoton production cross sections at Tevatron and LHC energies"
@@ -65,14 +65,27 @@ def test_kaggle_line_maps_every_field() -> None:
     assert arxiv.updated.to_edtf() == "2007-07-24"
     assert arxiv.journal_ref == "Phys.Rev.D76:013009,2007"
     assert arxiv.comment == "37 pages, 15 figures; published version"
-    assert record.issued.to_edtf() == "2007-04-02"
+    assert record.issued.to_edtf() == "2007"  # the year of the journal reference
     assert record.extra == {"arxiv:report-no": "ANL-HEP-PR-07-12"}
 
 
 def test_issued_by_version_date_when_asked() -> None:
-    (record,) = records_from_snapshot([KAGGLE_0704_0001], arxiv_date="version")
+    preprint = {**json.loads(KAGGLE_0704_0001), "journal-ref": None, "doi": None}
+    (record,) = records_from_snapshot([preprint], arxiv_date="version")
     assert record.issued.to_edtf() == "2007-07-24"
     assert record.arxiv.submitted.to_edtf() == "2007-04-02"
+
+
+def test_a_paper_with_a_journal_reference_is_the_published_work() -> None:
+    (record,) = records_from_snapshot([KAGGLE_0704_0001], arxiv_date="version")
+    assert record.type == "article-journal"
+    assert (record.fields["container-title"], record.fields["volume"], record.fields["page"]) == (
+        "Phys.Rev.D",
+        "76",
+        "013009",
+    )
+    assert record.issued.to_edtf() == "2007"
+    assert record.arxiv.journal_ref == "Phys.Rev.D76:013009,2007"
 
 
 def test_names_particles_suffixes_affiliations_and_single_names() -> None:

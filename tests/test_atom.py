@@ -77,7 +77,10 @@ def test_records_survive_csl_json_and_validate(path: Path) -> None:
     jsonschema.Draft7Validator(csl_schema()).validate(json.loads(written))
     back = bibconv.read(written, "csljson")
     assert [r.replace(id=None) for r in back] == records
-    assert all(r.type == "article" and r.origin and r.origin.line for r in records)
+    assert all(r.origin and r.origin.line for r in records)
+    for r in records:  # a preprint, or the published work when arXiv names a journal or its DOI
+        published = bool(r.arxiv and r.arxiv.journal_ref) or "DOI" in r.fields
+        assert r.type in ({"article-journal", "paper-conference"} if published else {"article"})
 
 
 @pytest.mark.parametrize("path", FEEDS, ids=lambda p: p.name)
@@ -88,7 +91,7 @@ def test_every_feed_is_detected_as_atom(path: Path) -> None:
 
 def test_classic_api_entry_maps_every_field() -> None:
     (record,) = read("arxivpy2016_id_list_1111.2011v2.xml")
-    assert record.type == "article"
+    assert record.type == "article-journal"  # it has a journal reference
     assert record.arxiv == Arxiv(
         id="1111.2011",
         version=2,
@@ -106,20 +109,28 @@ def test_classic_api_entry_maps_every_field() -> None:
     assert record.fields["DOI"] == "10.1103/PhysRevB.85.115117"
     assert record.fields["abstract"].startswith("Theoretical description of anisotropic systems, such")
     assert "\n" not in record.fields["abstract"]
-    assert "container-title" not in record.fields
+    assert (record.fields["container-title"], record.fields["volume"], record.fields["page"]) == (
+        "Phys. Rev. B",
+        "85",
+        "115117",
+    )
     assert "URL" not in record.fields
     assert [n.display() for n in record.authors] == [
         "James M. Murray",
         "Adrian Del Maestro",
         "Zlatko Tesanovic",
     ]
-    assert record.issued == Date(parts=((2011, 11, 8),))
+    assert record.issued == Date(parts=((2012,),))  # Phys. Rev. B 85, 115117 (2012)
     assert not record.extra
 
 
 def test_the_version_date_option_dates_by_the_version_read() -> None:
     (record,) = read("arxivpy2016_id_list_1111.2011v2.xml", arxiv_date="version")
-    assert record.issued == Date(parts=((2012, 4, 2),))
+    assert record.issued == Date(parts=((2012,),))  # the journal's year: this is the published work
+    preprint = next(
+        r for r in read("d00ksky2026_all_war_25.xml", arxiv_date="version") if r.type == "article"
+    )
+    assert preprint.issued == preprint.arxiv.updated
     assert record.arxiv is not None
     assert record.arxiv.submitted == Date(parts=((2011, 11, 8),))
 

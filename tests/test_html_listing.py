@@ -63,7 +63,14 @@ def test_arxiv_listing_page() -> None:
     assert [n.display() for n in records[1].authors] == ["Tamar Gozlan", "Claudia V. Goldman"]
     assert records[0].issued is not None
     assert records[0].issued.to_edtf() == "2026-08"  # the month in the id: arXiv assigns it at submission
-    assert all(r.type == "article" and r.fields.get("abstract") for r in records)
+    assert all(r.fields.get("abstract") for r in records)
+    assert [r.type for r in records] == ["article"] * 3 + ["article-journal"] + ["article"] * 2
+    published = records[3]  # Journal-ref: 2026 Narrative Inquiry 23 (2)
+    assert (published.fields["container-title"], published.fields["volume"], published.fields["issue"]) == (
+        "Narrative Inquiry",
+        "23",
+        "2",
+    )
 
 
 def test_arxiv_search_page() -> None:

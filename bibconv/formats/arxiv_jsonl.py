@@ -59,7 +59,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
-from bibconv.arxiv import ARXIV_ID
+from bibconv.arxiv import ARXIV_ID, as_published
 from bibconv.errors import Diagnostic, ParseError, ReadError
 from bibconv.latex import decode, has_tex
 from bibconv.model import Arxiv, Date, Name, Record
@@ -241,7 +241,7 @@ def record_from_snapshot(
     )
     by_version = ctx is not None and ctx.option("arxiv_date", "v1") == "version"
     issued = updated if by_version else submitted
-    return Record(
+    record = Record(
         type="article",
         fields=fields,
         names={"author": authors} if authors else {},
@@ -250,6 +250,7 @@ def record_from_snapshot(
         extra=extra,
         origin=ctx.span(line) if ctx is not None else None,
     )
+    return as_published(record, None if ctx is None else lambda message: ctx.warn(message, line, arxiv_id))
 
 
 def _read(lines: Iterable[tuple[int, str | bytes | Mapping[str, Any]]], ctx: ReadContext) -> Iterator[Record]:

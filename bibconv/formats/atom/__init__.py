@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
+from bibconv.arxiv import as_published
 from bibconv.errors import ParseError, RemoteError
 from bibconv.formats.atom.entry import RawEntry, arxiv_id_of, is_error_entry, to_record
 from bibconv.formats.atom.xml_stream import PARSER_OPTIONS, Tap, probe
@@ -367,7 +368,8 @@ class AtomReader:
         if raw.kind == "rdf" and not raw.pub_date:
             raw.pub_date = channel.get("date") or None
         try:
-            return to_record(raw, found, ctx.options, ctx.span(raw.line))
+            record = to_record(raw, found, ctx.options, ctx.span(raw.line))
+            return as_published(record, lambda message: ctx.warn(message, raw.line, found[0]))
         except (ValueError, TypeError) as exc:
             ctx.fail(ParseError(str(exc), ctx.span(raw.line), found[0]))
             return None

@@ -282,7 +282,7 @@ class Entry:
 
     def to_record(self, origin: SourceSpan | None) -> Record:
         """The canonical record; a cut abstract is kept as shown and noted."""
-        from bibconv.arxiv import without_implied
+        from bibconv.arxiv import as_published, without_implied
 
         fields: dict[str, str] = dict(self.fields)
         title = self.title if self.title_is_rich else rich_text(self.title)
@@ -304,7 +304,7 @@ class Entry:
             fields.setdefault("DOI", self.doi)
         if self.arxiv is not None:
             fields = without_implied(fields, self.arxiv, self.record_type)
-        return Record(
+        record = Record(
             type=self.record_type,
             fields=fields,
             names={"author": authors} if authors else {},
@@ -314,6 +314,7 @@ class Entry:
             extra=self.extra,
             origin=origin,
         )
+        return as_published(record)
 
 
 def unique(values: Iterable[str]) -> list[str]:
