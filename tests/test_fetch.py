@@ -335,7 +335,8 @@ def test_cli_options_batch_size_and_version_date(api: Api) -> None:
     )
     assert result.exit_code == 0, result.output
     items = json.loads(result.output)
-    assert items[0]["issued"] == {"date-parts": [[2012, 4, 2]]}
+    # 1111.2011v2 is published (Phys. Rev. B 85, 115117): the journal's year, not an arXiv date
+    assert items[0]["issued"] == {"date-parts": [[2012]]}
     assert len(api.requests) == 2
 
 
