@@ -12,6 +12,8 @@ arXiv's ``journal_ref`` is free text. The forms authors and arXiv's own conversi
 * volume and number words: ``International Journal of … (IJSEA), Vol.3, No.1, January 2012``;
 * proceedings with year and pages: ``Proceedings of the International Laser Safety Conference, 2013,
   pp. 48-54``;
+* a venue that names its year, then pages: ``In: Pattern Recognition. ICPR 2026. Lecture Notes in
+  Computer Science. Springer, Cham, pp. 261-275`` (a leading ``In:`` is dropped);
 * a venue and a year alone: ``AI Ethics (2022)``, ``Journal of NeuroEngineering and Rehabilitation, 2017``.
 
 Anything else (``Proc. 2023 IEEE … (ICSTW), pp. 66-69``) is not taken apart: :func:`parse` returns
@@ -64,12 +66,17 @@ _FORMS = [
     re.compile(rf"(?P<venue>.+?),\s*{_YEAR},\s*pp?\.\s*{_PAGE}"),
     # 2026 Narrative Inquiry 23 (2)
     re.compile(rf"{_YEAR}\s+(?P<venue>[^()\d]+?),?\s+{_VOLUME}"),
+    # In: Pattern Recognition. ICPR 2026. Lecture Notes in Computer Science. Springer, Cham, pp. 261-275
+    re.compile(rf"(?P<venue>.*?\b{_YEAR}\b.*?),\s*pp?\.\s*{_PAGE}"),
     # AI Ethics (2022); Journal of NeuroEngineering and Rehabilitation, 2017; Software Testing … 2021
     re.compile(rf"(?P<venue>[^()\d]+?)(?:,\s*|\s+\(|\s+){_YEAR}\)?"),
 ]
 _PROCEEDINGS = re.compile(
-    r"\b(?:proc\.|proceedings|conference|conf\.|symposium|symp\.|workshops?|congress|meeting)\b", re.I
+    r"\b(?:proc\.|proceedings|conference|conf\.|symposium|symp\.|workshops?|congress|meeting|"
+    r"lecture notes)\b",
+    re.I,
 )
+_IN = re.compile(r"^In:?\s+(?=\S)")
 
 
 def parse(text: str) -> JournalRef | None:
@@ -79,10 +86,10 @@ def parse(text: str) -> JournalRef | None:
     JournalRef(venue='Phys. Rev. B', volume='74', issue=None, page='024520', year=2006)
     >>> parse("Astrophys.J.517:565-586,1999")
     JournalRef(venue='Astrophys.J.', volume='517', issue=None, page='565-586', year=1999)
-    >>> parse("Proc. 2023 IEEE International Conference (ICSTW), pp. 66-69") is None
+    >>> parse("IEEE Transactions on Information Theory ( Volume: 65 , Issue: 4 , April 2019 )") is None
     True
     """
-    text = " ".join(text.split()).rstrip(" .;")
+    text = _IN.sub("", " ".join(text.split()).rstrip(" .;"))
     if len(text) > 300:
         return None
     for form in _FORMS:

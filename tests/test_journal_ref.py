@@ -48,6 +48,24 @@ J = JournalRef
             "Proceedings of the International Laser Safety Conference, 2013, pp. 48-54",
             J("Proceedings of the International Laser Safety Conference", None, None, "48-54", 2013),
         ),
+        (
+            "Proc. 2023 IEEE International Conference on Software Testing (ICSTW), pp. 66-69",
+            J(
+                "Proc. 2023 IEEE International Conference on Software Testing (ICSTW)",
+                None,
+                None,
+                "66-69",
+                2023,
+            ),
+        ),
+        (
+            "In: Pattern Recognition. ICPR 2026. Lecture Notes in Computer Science. Springer, pp. 261-275",
+            J(
+                "Pattern Recognition. ICPR 2026. Lecture Notes in Computer Science. Springer",
+                page="261-275",
+                year=2026,
+            ),
+        ),
         ("AI Ethics (2022)", J("AI Ethics", None, None, None, 2022)),
         (
             "Journal of NeuroEngineering and Rehabilitation, 2017",
@@ -62,9 +80,9 @@ def test_forms_in_use(text: str, parts: JournalRef) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Proc. 2023 IEEE International Conference on Software Testing (ICSTW), pp. 66-69",
         "IEEE Transactions on Information Theory ( Volume: 65 , Issue: 4 , April 2019 )",
         "Proceedings of the 19th International Conference on Artificial",
+        "In Proc. ACM SIGSOFT Symposium on Software Testing (ISSTA 2020), pages 14-26. ACM, 2020",
         "",
     ],
 )
