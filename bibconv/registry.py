@@ -128,6 +128,10 @@ class Writer(Protocol):
     :class:`EntryWriter`): ``header(ctx)``, ``entry(record, ctx)`` and ``footer(ctx)`` return
     text, and ``separator`` goes between two entries. ``--jobs`` then writes the entries in
     several processes (see :mod:`bibconv.parallel`); a writer without them is run in one.
+
+    A writer may also offer ``project(record) -> Record`` (optional, so not part of this
+    protocol): what reading back what it writes gives, which :func:`bibconv.projection.project`
+    returns and the round-trip tests check.
     """
 
     name: ClassVar[str]

@@ -308,7 +308,7 @@ def _allowed(tag: str) -> set[str]:
     out |= {NAME_TAGS[t] for t in spec.targets if t in NAME_TAGS}
     if spec.kind == "booktitle":
         out.add("TI")
-    if spec.kind == "date":
+    if spec.kind in ("date", "year"):
         out |= {"PY", "DA", "Y1"} if tag != "Y2" else {"Y2"}
     if spec.kind in ("page-start", "page-end"):
         out |= {"SP", "EP"}

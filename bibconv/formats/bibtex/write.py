@@ -404,6 +404,12 @@ class _Writer(EntryWriter):
             entries = ctx.state[key] = _EntryWriter(self.dialect, ctx)
         return cast(_EntryWriter, entries).text(ctx.keys.assign(record), pad)
 
+    def project(self, record: Record) -> Record:
+        """What ``record`` reads back as from this output (:mod:`~bibconv.formats.bibtex.project`)."""
+        from bibconv.formats.bibtex.project import project
+
+        return project(record, self.dialect)
+
 
 @register
 class BibtexWriter(_Writer):

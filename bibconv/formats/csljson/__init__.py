@@ -531,6 +531,13 @@ class CslJsonWriter(EntryWriter):
 
     separator: ClassVar[str] = ","
 
+    @staticmethod
+    def project(record: Record) -> Record:
+        """What ``record`` reads back as from this output (:mod:`~bibconv.formats.csljson.project`)."""
+        from bibconv.formats.csljson.project import project
+
+        return project(record)
+
     def header(self, ctx: WriteContext) -> str:
         return "["
 

@@ -56,21 +56,28 @@ from functools import lru_cache
 from typing import IO, TYPE_CHECKING, Any, ClassVar, cast
 
 from bibconv.arxiv import implied_fields
+from bibconv.csl import VERBATIM_VARS
 from bibconv.errors import ParseError, WriteError
-from bibconv.formats.ris.read import DATE_INFO_KEY, TY_KEY, build_record, continue_value
+from bibconv.formats.ris.read import build_record, continue_value
 from bibconv.formats.ris.table import (
     CSL_TO_TY,
+    DATE_INFO_KEY,
     DATE_TAGS,
     EXTRA_TAGS,
     FIELD_TAGS,
     FREE_TEXT_TAGS,
+    LOSSY_TYPES,
     NAME_TAGS,
+    PAGE_RANGE,
+    PREPRINT_TYPES,
     SPEC_TYPES,
     TAG_ORDER,
     TAGS,
+    TY_KEY,
     TY_TO_CSL,
-    VERBATIM_FIELDS,
+    extra_tag,
     format_date,
+    one_line,
 )
 from bibconv.latex import strip_markup
 from bibconv.model import Date, Name, Record
@@ -211,20 +218,7 @@ class RisReader:
         yield record
 
 
-_BREAKS = re.compile(r"\s*[\r\n\u2028\u2029\x85\x0b\x0c]+\s*")
-_BREAK = re.compile(r"[\r\n\u2028\u2029\x85\x0b\x0c]")
-_PAGE_RANGE = re.compile(r"\s*([^\s,–—-]+)\s*(?:-{1,3}|[–—])\s*([^\s,–—-]+)\s*")
-_TAG = re.compile(r"[A-Z][A-Z0-9]")
-_LOSSY_TYPES = frozenset(csl for csl, ty in CSL_TO_TY.items() if TY_TO_CSL.get(ty) != csl)
-_PREPRINT_TYPES = frozenset({"UNPB", "GEN", "JOUR", "EJOUR"})
 _CONTINUATION = "\r\n  "  # a line break inside a value (an abstract's paragraphs): the next line continues it
-
-
-def one_line(text: str) -> str:
-    """``text`` with every line break (and the spaces around it) made one space."""
-    if _BREAK.search(text) is None:  # most values have none; _BREAKS tries every space
-        return text.strip()
-    return _BREAKS.sub(" ", text).strip()
 
 
 @lru_cache(maxsize=8192)
@@ -251,13 +245,13 @@ class Projector:
         kept = record.extra.get(TY_KEY)
         preprint = record.type == "article" and record.arxiv is not None
         if isinstance(kept, str) and kept in SPEC_TYPES:
-            if TY_TO_CSL[kept] == record.type or (preprint and kept in _PREPRINT_TYPES):
+            if TY_TO_CSL[kept] == record.type or (preprint and kept in PREPRINT_TYPES):
                 return kept
         elif isinstance(kept, str):
             self._warn(f"TY:{kept}", f"TY {kept!r} is not a RIS type; written as GEN", record)
         if preprint:
             return self.preprint_type
-        if record.type in _LOSSY_TYPES:
+        if record.type in LOSSY_TYPES:
             ty = CSL_TO_TY[record.type]
             self._warn(f"type:{record.type}", f"RIS has no type for {record.type!r}; written as {ty}", record)
         return CSL_TO_TY.get(record.type, "GEN")
@@ -346,9 +340,9 @@ class Projector:
 
     def _fields(self, record: Record, fields: dict[str, str], out: dict[str, list[str]]) -> None:
         for name, value in fields.items():
-            text = value if name in VERBATIM_FIELDS else strip_markup(value)
+            text = value if name in VERBATIM_VARS else strip_markup(value)
             if name == "page":
-                match = _PAGE_RANGE.fullmatch(text)
+                match = PAGE_RANGE.fullmatch(text)
                 out["SP"].append(one_line(match[1] if match else text))
                 if match:
                     out["EP"].append(match[2])
@@ -364,10 +358,10 @@ class Projector:
     def _extra(self, record: Record, addresses: set[str]) -> list[tuple[str, str]]:
         lines: list[tuple[str, str]] = []
         for key, value in record.extra.items():
-            tag = key[4:] if key.startswith("ris:") else ""
             if key in (TY_KEY, DATE_INFO_KEY):
                 continue
-            if not _TAG.fullmatch(tag) or tag in ("TY", "ER"):
+            tag = extra_tag(key)
+            if tag is None:
                 self._warn(f"extra:{key}", f"RIS cannot hold {key!r}; dropped", record)
                 continue
             for item in value if isinstance(value, list) else [value]:
@@ -404,3 +398,10 @@ class RisWriter(EntryWriter):
         ]
         lines.append("ER  - \r\n\r\n")
         return "".join(lines)
+
+    @staticmethod
+    def project(record: Record) -> Record:
+        """What ``record`` reads back as from this output (:mod:`~bibconv.formats.ris.project`)."""
+        from bibconv.formats.ris.project import project
+
+        return project(record)

@@ -12,16 +12,19 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from bibconv.arxiv import parse_arxiv_id, without_implied
+from bibconv.csl import VERBATIM_VARS
 from bibconv.formats.ris.table import (
     CSL_TO_TY,
+    DATE_INFO_KEY,
     ENDNOTE_TYPES,
     EXTRA_TAGS,
     FREE_TEXT_TAGS,
     SPEC_TYPES,
     TAGS,
+    TY_KEY,
     TY_TO_CSL,
-    VERBATIM_FIELDS,
     parse_date,
+    sn_slot,
 )
 from bibconv.latex import escape_markup
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
@@ -32,17 +35,9 @@ __all__ = ["DATE_INFO_KEY", "TY_KEY", "build_record", "continue_value"]
 
 _NO_NAME = Name()
 
-TY_KEY = "ris:TY"
-"""``extra`` key of a ``TY`` that the record's CSL type would not give back (``EJOUR``, ``GEN``…)."""
-DATE_INFO_KEY = "ris:date-info"
-"""``extra`` key of the "other info" of dates (``2013/02/15/received``): CSL date variable → text."""
-
 _LIST_TAGS = frozenset({"KW", "UR", "L1", "L2", "L3", "L4"})
 _SPACE = re.compile(r"\s+")
 _DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
-_ISSN = re.compile(r"^\d{4}-?\d{3}[\dXx](?:\s*\(.*\))?$")
-_ISBN_CHARS = re.compile(r"[\s-]")
-_ISBN_BODY = re.compile(r"^(?:\d{9}[\dXx]|\d{13})(?:\(.*\))?$")
 _URL_SPLIT = re.compile(r"\s*;\s*(?=(?:https?|ftp)://)")
 _ARXIV_ID_NOTE = re.compile(r"arXiv:\s*(\S+?)(?:\s*\[([^\]\s]+)\])?\s*", re.IGNORECASE)
 _ARXIV_LABEL = re.compile(
@@ -50,9 +45,6 @@ _ARXIV_LABEL = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _DATE_PRECEDENCE = {"DA": 0, "PY": 1, "Y1": 2}  # the 2011 full date first, then the old spec's Y1
-_BOOKISH = frozenset(
-    {"book", "chapter", "thesis", "report", "classic", "entry-dictionary", "entry-encyclopedia"}
-)
 
 
 def continue_value(entry: list[Any], text: str, line: int, ctx: ReadContext) -> None:
@@ -119,7 +111,7 @@ class _Builder:
 
     def put(self, tag: str, targets: tuple[str, ...], value: str, line: int) -> None:
         for target in targets:
-            text = value if target in VERBATIM_FIELDS else escape_markup(value)
+            text = value if target in VERBATIM_VARS else escape_markup(value)
             old = self.fields.get(target)
             if old is None:
                 self.fields[target] = text
@@ -130,8 +122,8 @@ class _Builder:
 
     def add(self, tag: str, value: str, line: int) -> None:
         spec = TAGS.get(tag)
-        if spec is None:
-            if tag not in EXTRA_TAGS:
+        if spec is None or spec.kind == "extra":
+            if spec is None and tag not in EXTRA_TAGS:
                 self.warn(f"unknown tag {tag} kept as ris:{tag}", line)
             self.keep(tag, value)
         elif spec.kind == "field":
@@ -140,7 +132,7 @@ class _Builder:
             self.put(tag, ("title",) if self.type == "book" else spec.targets, value, line)
         elif spec.kind == "name":
             self.names.setdefault(spec.target, []).append(parse_ris_name(value))
-        elif spec.kind == "date":
+        elif spec.kind in ("date", "year"):
             self.dates.setdefault(spec.target, []).append((tag, value, line))
         elif spec.kind == "keyword":
             self.keywords.extend(escape_markup(k.strip()) for k in value.split("\n") if k.strip())
@@ -151,7 +143,7 @@ class _Builder:
         elif spec.kind == "doi":
             self.put(tag, spec.targets, _DOI_PREFIX.sub("", value).strip(), line)
         elif spec.kind == "sn":
-            self.put(tag, (self._sn_slot(value),), value, line)
+            self.put(tag, (sn_slot(value, self.type),), value, line)
         elif spec.kind == "id":
             if not self.has_id:
                 self.has_id = True
@@ -161,13 +153,6 @@ class _Builder:
             self.repeated(tag, value, line, "the page range")
         else:
             self.pages[tag] = (value, line)
-
-    def _sn_slot(self, value: str) -> str:
-        if _ISSN.match(value):
-            return "ISSN"
-        if _ISBN_BODY.match(_ISBN_CHARS.sub("", value)):
-            return "ISBN"
-        return "ISBN" if self.type in _BOOKISH else "ISSN"
 
     def finish_pages(self) -> None:
         start, end = self.pages.get("SP"), self.pages.get("EP")

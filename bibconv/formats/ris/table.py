@@ -1,456 +1,242 @@
-"""The RIS tables: tags ⇄ canonical slots, ``TY`` ⇄ CSL types, and RIS date values.
+"""The RIS table: one :class:`Tag` row per tag, from which the reader, the writer and the projection work.
 
-One declarative table serves both directions. :data:`TAGS` says where the reader puts each
-tag (synonyms such as ``T1``/``TI`` or ``N2``/``AB`` share a slot); :data:`FIELD_TAGS`,
-:data:`NAME_TAGS` and :data:`TAG_ORDER` say what the writer emits, always the tag of the 2011
-specification (``TI``, ``AU``, ``T2``, ``AB``, ``PY`` + ``DA``).
+:data:`TAGS` says where the reader puts each tag (synonyms such as ``T1``/``TI`` or ``N2``/``AB``
+share a slot). The row marked ``write`` is the one tag the writer emits for its slot, always the
+tag of the 2011 specification (``TI``, ``AU``, ``T2``, ``AB``, ``PY`` + ``DA``), and ``order`` is
+where it goes in a record. :data:`FIELD_TAGS`, :data:`NAME_TAGS`, :data:`DATE_TAGS` and
+:data:`TAG_ORDER` are derived from the rows by :func:`invert`, which refuses, when this module is
+imported, a table that marks two tags ``write`` for one slot.
 
-**Types.** :data:`TY_TO_CSL` covers every ``TY`` of the specification (plus EndNote's ``WEB``
-and the full EndNote names such as ``Journal Article``); :data:`CSL_TO_TY` covers every CSL type
-and is one-to-one except for ``event``, ``interview``, ``performance``, ``treaty`` (→ ``GEN``),
-``review`` (→ ``JOUR``) and ``review-book`` (→ ``BOOK``), for which RIS has no type: the writer
-says so. When a ``TY`` reads as a CSL type whose own ``TY`` differs (``EJOUR`` → article-journal
-→ ``JOUR``), the reader keeps it in ``extra["ris:TY"]`` and the writer uses it again.
-
-**Dates.** ``PY``/``Y1``/``DA``/``Y2`` hold ``YYYY/MM/DD/other`` (every part optional, slashes
-kept: ``1998///Spring``), a bare year, ISO ``2019-05-24``, or a month name (``2015/october``).
-A season goes to :attr:`Date.season`; other trailing text (``received``) is returned apart so
-the reader can keep it; text that is not a date becomes ``Date(literal=…)``, never a guess.
+The rules the reader, the writer and the projection share also live here: a value on one line
+(:func:`one_line`), page ranges, the ISSN/ISBN slot of ``SN`` (:func:`sn_slot`), the ``extra`` keys
+that are not tags. Types are in :mod:`bibconv.formats.ris.types`, dates in
+:mod:`bibconv.formats.ris.dates`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bibconv.model import Date
+from bibconv.formats.ris.dates import format_date, parse_date
+from bibconv.formats.ris.types import (
+    CSL_TO_TY,
+    ENDNOTE_TYPES,
+    LOSSY_TYPES,
+    PREPRINT_TYPES,
+    SPEC_TYPES,
+    TY_TO_CSL,
+)
 
 __all__ = [
     "CSL_TO_TY",
+    "DATE_INFO_KEY",
     "DATE_TAGS",
     "ENDNOTE_TYPES",
+    "EXTRA_TAGS",
     "FIELD_TAGS",
     "FREE_TEXT_TAGS",
+    "LOSSY_TYPES",
     "NAME_TAGS",
+    "PAGE_RANGE",
+    "PREPRINT_TYPES",
     "SPEC_TYPES",
     "TAGS",
     "TAG_ORDER",
+    "TY_KEY",
     "TY_TO_CSL",
-    "VERBATIM_FIELDS",
     "Tag",
+    "extra_tag",
     "format_date",
+    "invert",
+    "one_line",
     "parse_date",
+    "sn_slot",
 ]
 
 
 @dataclass(frozen=True)
 class Tag:
-    """Where the reader puts one tag.
+    """Where the reader puts one tag, and whether (and where) the writer writes it.
 
     ``kind`` is one of ``field`` (CSL text/number variables in ``targets``, first free one
-    wins), ``name`` (CSL name variable), ``date`` (CSL date variable), ``keyword``, ``note``,
-    ``url``, ``sn`` (ISSN or ISBN), ``page-start``, ``page-end``, ``doi``, ``id``, ``booktitle``
-    or ``extra`` (kept verbatim as ``extra["ris:<TAG>"]``).
+    wins), ``name`` (CSL name variable), ``date`` (CSL date variable), ``year`` (the year of
+    ``issued``, written beside its full date), ``keyword``, ``note``, ``url``, ``sn`` (ISSN or
+    ISBN), ``page-start``, ``page-end``, ``doi``, ``id``, ``booktitle`` or ``extra`` (kept verbatim
+    as ``extra["ris:<TAG>"]``). ``write``: the tag the writer emits for its targets; ``order``: its
+    place among the written tags.
     """
 
     kind: str
     targets: tuple[str, ...] = ()
+    write: bool = False
+    order: int = 0
 
     @property
     def target(self) -> str:
         return self.targets[0] if self.targets else ""
 
 
-def _f(*targets: str) -> Tag:
-    return Tag("field", targets)
+def _f(*targets: str, order: int = 0) -> Tag:
+    """A field tag; written (at ``order``) when ``order`` is given."""
+    return Tag("field", targets, write=order > 0, order=order)
 
 
 TAGS: dict[str, Tag] = {
+    "ID": Tag("id", write=True, order=1),
     # People: one per line, "Last, First, Suffix".
-    "AU": Tag("name", ("author",)),
+    "AU": Tag("name", ("author",), write=True, order=4),
     "A1": Tag("name", ("author",)),
-    "A2": Tag("name", ("editor",)),
+    "A2": Tag("name", ("editor",), write=True, order=5),
     "ED": Tag("name", ("editor",)),
-    "A3": Tag("name", ("collection-editor",)),
-    "A4": Tag("name", ("translator",)),
+    "A3": Tag("name", ("collection-editor",), write=True, order=6),
+    "A4": Tag("name", ("translator",), write=True, order=7),
     # Titles.
-    "TI": _f("title"),
+    "TI": _f("title", order=2),
     "T1": _f("title"),
     "CT": _f("title"),
     "BT": Tag("booktitle", ("container-title",)),
-    "T2": _f("container-title"),
+    "T2": _f("container-title", order=8),
     "JF": _f("container-title"),
     "JO": _f("container-title", "container-title-short"),
     "JA": _f("container-title-short"),
     "J1": _f("container-title-short"),
-    "J2": _f("container-title-short"),
-    "T3": _f("collection-title"),
-    "ST": _f("title-short"),
-    "RI": _f("reviewed-title"),
+    "J2": _f("container-title-short", order=9),
+    "T3": _f("collection-title", order=10),
+    "ST": _f("title-short", order=3),
+    "RI": _f("reviewed-title", order=11),
     # Dates.
-    "PY": Tag("date", ("issued",)),
+    "PY": Tag("year", ("issued",), write=True, order=13),
     "Y1": Tag("date", ("issued",)),
-    "DA": Tag("date", ("issued",)),
-    "Y2": Tag("date", ("accessed",)),
+    "DA": Tag("date", ("issued",), write=True, order=14),
+    "Y2": Tag("date", ("accessed",), write=True, order=15),
     # Text.
-    "AB": _f("abstract"),
+    "AB": _f("abstract", order=12),
     "N2": _f("abstract"),
-    "N1": Tag("note", ("note",)),
-    "RN": _f("annote"),
-    "KW": Tag("keyword"),
+    "N1": Tag("note", ("note",), write=True, order=38),
+    "RN": _f("annote", order=35),
+    "KW": Tag("keyword", write=True, order=37),
     # Publication details.
-    "VL": _f("volume"),
+    "VL": _f("volume", order=16),
     "VO": _f("volume"),
-    "IS": _f("issue"),
-    "SP": Tag("page-start", ("page",)),
-    "EP": Tag("page-end", ("page",)),
-    "ET": _f("edition"),
-    "NV": _f("number-of-volumes"),
-    "SE": _f("section"),
-    "M1": _f("number"),
-    "M3": _f("genre"),
-    "PB": _f("publisher"),
-    "CY": _f("publisher-place"),
-    "LA": _f("language"),
+    "IS": _f("issue", order=17),
+    "SP": Tag("page-start", ("page",), write=True, order=18),
+    "EP": Tag("page-end", ("page",), write=True, order=19),
+    "ET": _f("edition", order=20),
+    "NV": _f("number-of-volumes", order=21),
+    "SE": _f("section", order=22),
+    "M1": _f("number", order=23),
+    "M3": _f("genre", order=24),
+    "PB": _f("publisher", order=25),
+    "CY": _f("publisher-place", order=26),
+    "LA": _f("language", order=34),
     # Identifiers and locations.
-    "ID": Tag("id"),
-    "DO": Tag("doi", ("DOI",)),
-    "SN": Tag("sn", ("ISSN", "ISBN")),
-    "UR": Tag("url", ("URL",)),
-    "DB": _f("archive"),
-    "AN": _f("archive_location"),
-    "DP": _f("source"),
-    "CN": _f("call-number"),
+    "DO": Tag("doi", ("DOI",), write=True, order=28),
+    "SN": Tag("sn", ("ISSN", "ISBN"), write=True, order=27),
+    "UR": Tag("url", ("URL",), write=True, order=29),
+    "DB": _f("archive", order=30),
+    "AN": _f("archive_location", order=31),
+    "DP": _f("source", order=32),
+    "CN": _f("call-number", order=33),
+    # An address tied to no one: the writer's place for affiliations.
+    "AD": Tag("extra", write=True, order=36),
 }
-"""Tags with a canonical slot. Other standard tags (:data:`EXTRA_TAGS`) and unknown tags go to ``extra``."""
+"""Tags with a slot. Other standard tags (:data:`EXTRA_TAGS`) and unknown tags go to ``extra``."""
 
 EXTRA_TAGS: frozenset[str] = frozenset(
-    [
-        "AD",
-        "CA",
-        "CP",
-        "H1",
-        "H2",
-        "L1",
-        "L2",
-        "L3",
-        "L4",
-        "LB",
-        "M2",
-        "OP",
-        "RP",
-        "SV",
-        "TA",
-        "TT",
-        "U1",
-        "U2",
-        "U3",
-        "U4",
-        "U5",
-        "Y3",
-    ]
+    ["CA", "CP", "H1", "H2", "L1", "L2", "L3", "L4", "LB", "M2", "OP", "RP", "SV", "TA", "TT"]
+    + ["U1", "U2", "U3", "U4", "U5", "Y3"]
     + [f"C{n}" for n in range(1, 9)]
 )
 """Standard (or widely written) tags with no CSL variable: kept in ``extra`` without a warning.
 
 ``C1``–``C8`` change meaning with the reference type and the exporting program (Zotero: place of
-a conference, cast members, PMCID…), ``AD`` is an address not tied to one author, ``L1``–``L4``
-are file links: all are kept verbatim and written back as they came.
+a conference, cast members, PMCID…), ``L1``–``L4`` are file links: all are kept verbatim and
+written back as they came. ``AD`` (an address not tied to one author) is kept the same way; it
+has a row of its own because the writer writes affiliations to it.
 """
 
 FREE_TEXT_TAGS: frozenset[str] = frozenset({"AB", "N1", "N2", "RN"})
 """Tags whose wrapped lines are joined with a newline (paragraphs); other tags join with a space."""
 
-VERBATIM_FIELDS: frozenset[str] = frozenset(
-    {"URL", "DOI", "ISSN", "ISBN", "call-number", "archive_location", "language"}
-)
-"""Fields stored as written: identifiers are not rich text, so ``&`` in a URL stays ``&``."""
 
-# --- Writing ---------------------------------------------------------------------------
+def invert(tags: dict[str, Tag], kinds: Iterable[str]) -> dict[str, str]:
+    """Slot → the tag written for it, over the ``write`` rows of ``kinds``, in table order.
 
-FIELD_TAGS: dict[str, str] = {
-    "title": "TI",
-    "title-short": "ST",
-    "container-title": "T2",
-    "container-title-short": "J2",
-    "collection-title": "T3",
-    "reviewed-title": "RI",
-    "abstract": "AB",
-    "annote": "RN",
-    "volume": "VL",
-    "issue": "IS",
-    "edition": "ET",
-    "number-of-volumes": "NV",
-    "section": "SE",
-    "number": "M1",
-    "genre": "M3",
-    "publisher": "PB",
-    "publisher-place": "CY",
-    "language": "LA",
-    "DOI": "DO",
-    "ISSN": "SN",
-    "ISBN": "SN",
-    "URL": "UR",
-    "archive": "DB",
-    "archive_location": "AN",
-    "source": "DP",
-    "call-number": "CN",
-}
+    Raises :class:`ValueError` when two such rows write one slot (the table would be ambiguous).
+    """
+    wanted = frozenset(kinds)
+    out: dict[str, str] = {}
+    for tag, spec in tags.items():
+        if not spec.write or spec.kind not in wanted:
+            continue
+        for target in spec.targets:
+            if target in out:
+                raise ValueError(f"RIS table: {target!r} is written as both {out[target]} and {tag}")
+            out[target] = tag
+    return out
+
+
+def _order(tags: dict[str, Tag]) -> tuple[str, ...]:
+    """``TY``, then every written tag by its ``order`` (each order used once)."""
+    written = sorted((spec.order, tag) for tag, spec in tags.items() if spec.write)
+    orders = [order for order, _ in written]
+    if len(set(orders)) != len(orders) or 0 in orders:
+        raise ValueError("RIS table: every written tag needs an order of its own")
+    return ("TY", *(tag for _, tag in written))
+
+
+FIELD_TAGS: dict[str, str] = invert(TAGS, ("field", "doi", "sn", "url"))
 """CSL field → the one tag the writer uses (``page`` → ``SP``/``EP`` and ``note`` → ``N1`` are apart)."""
 
-NAME_TAGS: dict[str, str] = {
-    "author": "AU",
-    "editor": "A2",
-    "collection-editor": "A3",
-    "translator": "A4",
-}
+NAME_TAGS: dict[str, str] = invert(TAGS, ("name",))
 """CSL name variable → tag. ``A2`` is the 2011 specification's secondary author (the editor)."""
 
-DATE_TAGS: dict[str, str] = {"accessed": "Y2"}
+DATE_TAGS: dict[str, str] = {var: tag for var, tag in invert(TAGS, ("date",)).items() if var != "issued"}
 """CSL date variable → tag, besides ``issued`` (``PY`` year + ``DA`` full date)."""
+invert(TAGS, ("year",))  # one year tag
 
-TAG_ORDER: tuple[str, ...] = (
-    "TY",
-    "ID",
-    "TI",
-    "ST",
-    "AU",
-    "A2",
-    "A3",
-    "A4",
-    "T2",
-    "J2",
-    "T3",
-    "RI",
-    "AB",
-    "PY",
-    "DA",
-    "Y2",
-    "VL",
-    "IS",
-    "SP",
-    "EP",
-    "ET",
-    "NV",
-    "SE",
-    "M1",
-    "M3",
-    "PB",
-    "CY",
-    "SN",
-    "DO",
-    "UR",
-    "DB",
-    "AN",
-    "DP",
-    "CN",
-    "LA",
-    "RN",
-    "AD",
-    "KW",
-    "N1",
-)
+TAG_ORDER: tuple[str, ...] = _order(TAGS)
 """Order of the writer's tags (the specification allows any order between ``TY`` and ``ER``)."""
 
-# --- Types -----------------------------------------------------------------------------
+# --- Rules the reader, the writer and the projection share ---------------------------------
 
-CSL_TO_TY: dict[str, str] = {
-    "article": "UNPB",  # preprints and working papers; see bibconv.formats.ris
-    "article-journal": "JOUR",
-    "article-magazine": "MGZN",
-    "article-newspaper": "NEWS",
-    "bill": "BILL",
-    "book": "BOOK",
-    "broadcast": "ADVS",
-    "chapter": "CHAP",
-    "classic": "CLSWK",
-    "collection": "AGGR",
-    "dataset": "DATA",
-    "document": "GEN",
-    "entry": "CTLG",
-    "entry-dictionary": "DICT",
-    "entry-encyclopedia": "ENCYC",
-    "event": "GEN",
-    "figure": "FIGURE",
-    "graphic": "ART",
-    "hearing": "HEAR",
-    "interview": "GEN",
-    "legal_case": "CASE",
-    "legislation": "STAT",
-    "manuscript": "MANSCPT",
-    "map": "MAP",
-    "motion_picture": "MPCT",
-    "musical_score": "MUSIC",
-    "pamphlet": "PAMP",
-    "paper-conference": "CONF",
-    "patent": "PAT",
-    "performance": "GEN",
-    "periodical": "JFULL",
-    "personal_communication": "PCOMM",
-    "post": "ICOMM",
-    "post-weblog": "BLOG",
-    "regulation": "LEGAL",
-    "report": "RPRT",
-    "review": "JOUR",
-    "review-book": "BOOK",
-    "software": "COMP",
-    "song": "SOUND",
-    "speech": "SLIDE",
-    "standard": "STAND",
-    "thesis": "THES",
-    "treaty": "GEN",
-    "webpage": "ELEC",
-}
+TY_KEY = "ris:TY"
+"""``extra`` key of a ``TY`` that the record's CSL type would not give back (``EJOUR``, ``GEN``…)."""
+DATE_INFO_KEY = "ris:date-info"
+"""``extra`` key of the "other info" of dates (``2013/02/15/received``): CSL date variable → text."""
 
-TY_TO_CSL: dict[str, str] = {
-    **{
-        ty: csl for csl, ty in CSL_TO_TY.items() if csl not in ("event", "interview", "performance", "treaty")
-    },
-    "GEN": "document",
-    "JOUR": "article-journal",
-    "BOOK": "book",
-    "ABST": "article-journal",
-    "ANCIENT": "classic",
-    "CHART": "figure",
-    "CPAPER": "paper-conference",
-    "DBASE": "dataset",
-    "EBOOK": "book",
-    "ECHAP": "chapter",
-    "EDBOOK": "book",
-    "EJOUR": "article-journal",
-    "EQUA": "figure",
-    "GOVDOC": "report",
-    "GRANT": "document",
-    "INPR": "article-journal",
-    "MULTI": "motion_picture",
-    "SER": "book",
-    "UNBILL": "bill",
-    "VIDEO": "motion_picture",
-    "WEB": "webpage",
-}
-
-SPEC_TYPES: frozenset[str] = frozenset(TY_TO_CSL)
-"""Every ``TY`` the writer may emit (the 2011 list, plus ``WEB`` and ``UNBILL``)."""
-
-ENDNOTE_TYPES: dict[str, str] = {
-    "JOURNAL ARTICLE": "JOUR",
-    "ELECTRONIC ARTICLE": "EJOUR",
-    "MAGAZINE ARTICLE": "MGZN",
-    "NEWSPAPER ARTICLE": "NEWS",
-    "BOOK SECTION": "CHAP",
-    "EDITED BOOK": "EDBOOK",
-    "ELECTRONIC BOOK": "EBOOK",
-    "CONFERENCE PAPER": "CPAPER",
-    "CONFERENCE PROCEEDINGS": "CONF",
-    "THESIS": "THES",
-    "REPORT": "RPRT",
-    "GENERIC": "GEN",
-    "WEB PAGE": "ELEC",
-    "UNPUBLISHED WORK": "UNPB",
-    "MANUSCRIPT": "MANSCPT",
-    "PATENT": "PAT",
-    "DATASET": "DATA",
-    "COMPUTER PROGRAM": "COMP",
-    "GOVERNMENT DOCUMENT": "GOVDOC",
-}
-"""EndNote's reference-type names, which some exporters write in ``TY`` instead of the code."""
-
-# --- Dates -----------------------------------------------------------------------------
-
-SEASONS: frozenset[str] = frozenset({"spring", "summer", "autumn", "fall", "winter"})
-MONTHS: dict[str, int] = {
-    name: number
-    for number, names in enumerate(
-        (
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ),
-        start=1,
-    )
-    for name in names
-}
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}(?:-\d{2})?(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
-_YEAR = re.compile(r"^-?\d{4}$")  # a year before the common era is written -YYYY (ISO 8601)
-_NUMBER = re.compile(r"^\d{1,2}$")
+_TAG_RE = re.compile(r"[A-Z][A-Z0-9]")
+_BREAKS = re.compile(r"\s*[\r\n\u2028\u2029\x85\x0b\x0c]+\s*")
+_BREAK = re.compile(r"[\r\n\u2028\u2029\x85\x0b\x0c]")
+PAGE_RANGE = re.compile(r"\s*([^\s,–—-]+)\s*(?:-{1,3}|[–—])\s*([^\s,–—-]+)\s*")
+"""A page range as the writer splits it into ``SP`` and ``EP`` (``12--15``, ``12–15``, ``12 - 15``)."""
+_ISSN = re.compile(r"^\d{4}-?\d{3}[\dXx](?:\s*\(.*\))?$")
+_ISBN_CHARS = re.compile(r"[\s-]")
+_ISBN_BODY = re.compile(r"^(?:\d{9}[\dXx]|\d{13})(?:\(.*\))?$")
+_BOOKISH = frozenset(
+    {"book", "chapter", "thesis", "report", "classic", "entry-dictionary", "entry-encyclopedia"}
+)
 
 
-def _month(text: str) -> int | None:
-    """Month number of ``text`` (``07``, ``7``, ``July``, ``jul.``); 0 for none; ``None`` if not a month."""
-    if not text or text in ("0", "00"):
-        return 0
-    if _NUMBER.match(text):
-        number = int(text)
-        return number if 1 <= number <= 12 else None
-    return MONTHS.get(text.lower().rstrip("."))
+def one_line(text: str) -> str:
+    """``text`` with every line break (and the spaces around it) made one space."""
+    if _BREAK.search(text) is None:  # most values have none; _BREAKS tries every space
+        return text.strip()
+    return _BREAKS.sub(" ", text).strip()
 
 
-def parse_date(text: str) -> tuple[Date, str | None]:
-    """``(date, other info)`` for a RIS date value; the info is trailing text that is not a season.
-
-    >>> parse_date("1998///Spring")
-    (Date(parts=((1998,),), season='Spring', circa=False, literal=None), None)
-    >>> parse_date("2013/02/15/received")[1]
-    'received'
-    >>> parse_date("YEAR/MONTH/DAY/")[0].literal
-    'YEAR/MONTH/DAY/'
-    """
-    value = text.strip()
-    if _ISO_DATE.match(value):
-        return Date.from_edtf(value), None
-    pieces = value.split("/", 3)
-    year_text = pieces[0].strip()
-    month_text = pieces[1].strip() if len(pieces) > 1 else ""
-    day_text = pieces[2].strip() if len(pieces) > 2 else ""
-    info = pieces[3].strip() if len(pieces) > 3 else ""
-    month = _month(month_text)
-    day_ok = not day_text or day_text in ("0", "00") or (_NUMBER.match(day_text) and 1 <= int(day_text) <= 31)
-    if (year_text and not _YEAR.match(year_text)) or month is None or not day_ok:
-        return Date(literal=value), None
-    parts: tuple[int, ...] = ()
-    if year_text:
-        parts = (int(year_text),)
-        if month:
-            parts += (month,)
-            if day_text and int(day_text):
-                parts += (int(day_text),)
-    elif month or (day_text and int(day_text)):
-        return Date(literal=value), None  # a month without a year is not a date we can hold
-    if not parts:  # "///text": only the other-info part, which the writer uses for literal dates
-        return (Date(literal=info) if info else Date()), None
-    season = info if info.lower() in SEASONS else None
-    return Date(parts=(parts,), season=season), (info if info and season is None else None)
+def extra_tag(key: str) -> str | None:
+    """The tag a kept ``extra`` key is written back as (``ris:C1`` → ``C1``), or ``None``."""
+    tag = key[4:] if key.startswith("ris:") else ""
+    return tag if _TAG_RE.fullmatch(tag) and tag not in ("TY", "ER") else None
 
 
-def format_date(date: Date, info: str | None = None) -> tuple[str | None, str | None]:
-    """``(PY value, DA value)`` for a date: the year, and ``YYYY/MM/DD/other`` when there is more.
-
-    A literal date has no year: it is written as ``DA  - ///text`` and ``PY`` is left out.
-
-    >>> format_date(Date(parts=((2019, 5, 24),)))
-    ('2019', '2019/05/24/')
-    >>> format_date(Date(parts=((1998,),), season="Spring"))
-    ('1998', '1998///Spring')
-    >>> format_date(Date(parts=((2017, 23),)))  # a season in the parts (EDTF 2017-23) as its name
-    ('2017', '2017///Autumn')
-    """
-    if not date.parts:
-        text = " ".join(t for t in (date.literal, date.season, info) if t)
-        return None, (f"///{text}" if text else None)
-    year, month, day = date.year, date.month, date.day
-    year_text = f"{year:04d}" if year is not None and year >= 0 else f"-{abs(year or 0):04d}"
-    other = " ".join(t for t in (date.season_name, info) if t)
-    if month is None and not other:
-        return year_text, None
-    month_text = f"{month:02d}" if month else ""
-    day_text = f"{day:02d}" if day else ""
-    return year_text, f"{year_text}/{month_text}/{day_text}/{other}"
+def sn_slot(value: str, record_type: str) -> str:
+    """Which of ISSN and ISBN an ``SN`` value is: by its shape, else by the record's type."""
+    if _ISSN.match(value):
+        return "ISSN"
+    if _ISBN_BODY.match(_ISBN_CHARS.sub("", value)):
+        return "ISBN"
+    return "ISBN" if record_type in _BOOKISH else "ISSN"

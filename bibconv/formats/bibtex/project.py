@@ -1,0 +1,151 @@
+r"""What a record keeps through BibTeX and biblatex (:func:`project`), from the rows of
+:mod:`bibconv.formats.bibtex.table`: each variable's kind says what survives.
+
+Every variable is kept (those without a field of their own in ``csl-<variable>`` fields), names (a
+particle that is not lowercase joins the family in classic BibTeX, a dropping particle becomes
+BibTeX's ``von``), affiliations (``<field>affiliations``), the arXiv block (``eprint``… and
+``arxiv*`` fields; a URL to the preprint is the block's own), dates (EDTF seasons ``2017-23``; a
+season beside a month or day is dropped, so is circa on a range), keywords (split at commas and
+semicolons), paragraphs of abstracts and notes only (other white space is TeX's), ``bibtex:*``
+extras. Text is TeX: a ``nocase`` span protects only capitals. The record type is what the entry
+type reads back as (classic BibTeX writes many types as ``@misc``); the key is :func:`table.safe_key`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from bibconv.arxiv import parse_arxiv_id
+from bibconv.formats.bibtex import table as m
+from bibconv.formats.bibtex.fields import unprotect
+from bibconv.formats.bibtex.write import entry_type_for, read_type
+from bibconv.model import Date, Name, Record
+from bibconv.projection import arxiv_kept, edtf, names_kept, squash
+
+__all__ = ["project"]
+
+_NOCASE = re.compile(r'<span class="nocase">((?:(?!<span)[^<]|<(?!/?span)[^>]*>)*?)</span>')
+
+
+def project(record: Record, dialect: str) -> Record:
+    """``record`` as ``dialect`` (``bibtex`` or ``biblatex``) holds it: what reading back what its
+    writer wrote gives."""
+    from bibconv.keys import make_key
+
+    if record.id is None:
+        record = record.replace(id=make_key(record))
+    written = entry_type_for(record, dialect)
+    entry = written.lower()
+    record_type = read_type(record, entry)
+    preprint = record.arxiv is not None and record_type == "article"
+    fields = _fields(record, dialect, entry)
+    if preprint and str(fields.get("status", "")).lower() in ("prepublished", "preprint"):
+        del fields["status"]  # pubstate = {prepublished} only says "preprint"
+    arxiv = record.arxiv
+    found = parse_arxiv_id(fields.get("URL", ""), bare=False) if arxiv is not None else None
+    if arxiv is not None and found and found[0] == arxiv.id and found[1] in (None, arxiv.version or found[1]):
+        del fields["URL"]  # a link to the preprint (abs page or PDF) is the block's own
+        arxiv = replace(arxiv, version=arxiv.version or found[1])  # and may name its version
+    extra = _extra(record)
+    if not preprint and written not in (
+        m.entry_type(record_type, "bibtex"),
+        m.entry_type(record_type, "biblatex"),
+    ):
+        extra["bibtex:entrytype"] = (
+            written  # as written (``@Article``): the reader keeps what it would not write
+        )
+    return record.replace(
+        type=record_type,
+        id=m.safe_key(record.id or ""),
+        fields=fields,
+        names=names_kept(record, record.names, lambda n: _bibtex_name(n, dialect)),
+        dates=_bibtex_dates(record),
+        keywords=tuple(k for kw in record.keywords for k in map(_tex, re.split(r"[,;]", kw)) if k),
+        arxiv=arxiv_kept(arxiv, _plain),
+        extra=extra,
+    )
+
+
+def _fields(record: Record, dialect: str, entry: str) -> dict[str, str]:
+    """Each variable as its row's kind reads it back (every variable has a field, ``csl-<var>`` at least)."""
+    rows = m.writes_for(dialect, entry)
+    fields: dict[str, str] = {}
+    for var, value in record.fields.items():
+        row = None if var in m.NUMBER_VARIABLES else rows.get(var)
+        kind = row.kind if row is not None else m.own_kind(var)
+        if kind == "verbatim":
+            fields[var] = value.strip()
+        elif kind == "plain":
+            fields[var] = squash(value)
+        elif kind == "title":  # a one-word nocase the writer's case protection adds anyway
+            fields[var] = unprotect(_tex(value))
+        elif kind == "paragraphs":  # paragraphs are kept (``\par``)
+            fields[var] = "\n".join(p for p in map(_tex, value.split("\n")) if p)
+        else:
+            fields[var] = _tex(value)
+        if not fields[var]:
+            del fields[var]
+    return fields
+
+
+def _extra(record: Record) -> dict[str, object]:
+    """The ``bibtex:*`` extras the writers write back as fields (white space as TeX reads it)."""
+    return {
+        k: squash(str(v))
+        for k, v in record.extra.items()
+        if k.startswith("bibtex:")
+        and k not in m.RESERVED_EXTRAS
+        and m.extra_field_ok(k[7:])
+        and isinstance(v, (str, int, float))
+        and k[7:] not in m.ARXIV_FIELDS
+    }
+
+
+def _tex(text: str) -> str:
+    """Rich text through TeX: white space squashed, ``nocase`` only where there are capitals to keep
+    (a brace group around lowercase text protects nothing, so it reads back as plain text)."""
+    text = squash(text)
+    while True:
+        changed = _NOCASE.sub(lambda m: m[0] if any(c.isupper() for c in m[1]) else m[1], text)
+        if changed == text:
+            return text
+        text = changed
+
+
+def _plain(text: str | None) -> str | None:
+    return squash(text) or None if text is not None else None
+
+
+def _bibtex_name(name: Name, dialect: str) -> Name:
+    affiliation = tuple(a for a in map(_plain, name.affiliation) if a)
+    if name.literal is not None:
+        return Name(literal=_plain(name.literal), affiliation=affiliation)
+    particle = name.non_dropping_particle or name.dropping_particle
+    lowercase = bool(particle) and all(w[:1].isalpha() and w[:1].islower() for w in (particle or "").split())
+    if dialect == "biblatex" and (name.dropping_particle or (particle and not lowercase)):
+        return replace(name, affiliation=affiliation)  # biblatex's extended name form holds it all
+    if particle and not lowercase:
+        name = replace(name, family=f"{particle} {name.family or ''}".strip(), non_dropping_particle=None)
+    elif particle:
+        name = replace(name, non_dropping_particle=particle)
+    return replace(name, dropping_particle=None, affiliation=affiliation)
+
+
+def _bibtex_dates(record: Record) -> dict[str, Date]:
+    """``issued`` as ``year``/``month``/``day`` or ``date`` (a literal in ``year``), the others as EDTF
+    (``urldate``… or ``csl-<variable>``); seasons in the parts only (a year's season goes there), no
+    circa on a range."""
+    dates: dict[str, Date] = {}
+    for var, date in record.dates.items():
+        date = date.with_season_in_parts()
+        if var != "issued":
+            dates[var] = edtf(date)
+            continue
+        if date.parts:
+            dates[var] = Date(parts=date.parts, circa=date.circa and len(date.parts) == 1)
+        elif date.literal:  # a literal ``issued`` goes to ``year``; digits alone read back as a year
+            dates[var] = Date.from_edtf(squash(date.literal))
+            if dates[var].literal is not None:
+                dates[var] = Date(literal=squash(date.literal))
+    return {var: date for var, date in dates.items() if date != Date()}
