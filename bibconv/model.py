@@ -473,15 +473,15 @@ class Record:
         return replace(self, **changes)
 
     def to_csl(self) -> dict[str, Any]:
-        """This record as a CSL-JSON item (see :mod:`bibconv.formats.csljson`)."""
-        from bibconv.formats.csljson import record_to_csl
+        """This record as a CSL-JSON item (see :mod:`bibconv.csl.items`)."""
+        from bibconv.csl.items import record_to_csl
 
         return record_to_csl(self)
 
     @classmethod
     def from_csl(cls, item: Mapping[str, Any]) -> Record:
         """Build a record from a CSL-JSON item dict."""
-        from bibconv.formats.csljson import record_from_csl
+        from bibconv.csl.items import record_from_csl
 
         return record_from_csl(item)
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bibconv
-from bibconv.formats.csljson import record_to_csl
+from bibconv.csl.items import record_to_csl
 from bibconv.formats.csljson.layout import dumps_indented
 from tests.golden import samples
 

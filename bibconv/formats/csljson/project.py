@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bibconv.csl import VERBATIM_VARS
-from bibconv.formats.csljson import rich_from_csl, rich_to_csl
+from bibconv.csl.items import rich_from_csl, rich_to_csl
 from bibconv.model import Name, Record
 
 __all__ = ["project"]

@@ -1,6 +1,7 @@
 """The CSL-JSON vocabulary (citation-style-language/schema, csl-data.json v1.0.2).
 
-These are the exact spellings the canonical record uses as keys.
+These are the exact spellings the canonical record uses as keys; :mod:`bibconv.csl.items` turns
+one CSL-JSON item into a record and back.
 """
 
 from __future__ import annotations
