@@ -17,6 +17,7 @@ import importlib
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import IO, Any, ClassVar, Protocol, TextIO, TypeVar, runtime_checkable
 
 from bibconv.errors import Diagnostic, FormatError, ReadError
@@ -37,7 +38,9 @@ __all__ = [
     "formats",
     "get_reader",
     "get_writer",
+    "has_content",
     "register",
+    "with_content",
 ]
 
 ENTRY_POINT_GROUP = "bibconv.formats"
@@ -272,12 +275,57 @@ def get_reader(name: str) -> Reader:
 
 
 def get_writer(name: str) -> Writer:
-    """A writer instance for ``name``; :class:`FormatError` if it cannot write."""
+    """A writer instance for ``name`` (records without content skipped, see :func:`with_content`);
+    :class:`FormatError` if it cannot write."""
     info = _info(name)
     if info.writer is None:
         readers_only = ", ".join(n for n, i in formats().items() if i.writer is not None)
         raise FormatError(f"format {name!r} can be read but not written (writers: {readers_only})")
-    return info.writer()
+    return _with_content_check(info.writer)()
+
+
+_TYPE_KEYS = frozenset({"ris:TY", "bibtex:entrytype", "csl:type"})
+"""``extra`` keys that only say what type the source named: no content of their own."""
+
+
+def has_content(record: Record) -> bool:
+    """Whether ``record`` holds anything to write: a field, a name, a date, a keyword, an arXiv
+    block or another format's field (a type and a key alone are not a reference)."""
+    if record.fields or record.names or record.dates or record.keywords or record.arxiv is not None:
+        return True
+    return any(key not in _TYPE_KEYS for key in record.extra)
+
+
+def with_content(records: Iterable[Record], ctx: WriteContext) -> Iterator[Record]:
+    """``records`` without those that hold nothing to write, each reported with where it came from
+    (an entry with no field is one BibTeX tools stop on); counts ``ctx.written`` and ``ctx.skipped``.
+
+    >>> ctx = WriteContext()
+    >>> [r.id for r in with_content([Record(id="empty"), Record(id="t", fields={"title": "T"})], ctx)]
+    ['t']
+    >>> print(ctx.diagnostics[0], ctx.written, ctx.skipped)
+    warning: the record has no field to write; skipped (entry empty) 1 1
+    """
+    for record in records:
+        if has_content(record):
+            ctx.written += 1
+            yield record
+        else:
+            ctx.skipped += 1
+            ctx.diagnostics.append(
+                Diagnostic("the record has no field to write; skipped", record.origin, record.id, "warning")
+            )
+
+
+@cache
+def _with_content_check(cls: type[Writer]) -> type[Writer]:
+    """``cls`` with a ``write`` that is given only records with content (:func:`with_content`)."""
+
+    def write(self: Writer, records: Iterable[Record], stream: TextIO, ctx: WriteContext) -> None:
+        cls.write(self, with_content(records, ctx), stream, ctx)
+
+    namespace = {"write": write, "__doc__": cls.__doc__, "__module__": cls.__module__}
+    return type(cls.__name__, (cls,), namespace)
 
 
 def format_for_extension(filename: str, *, writing: bool = False) -> str | None:

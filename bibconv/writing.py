@@ -45,6 +45,10 @@ class WriteContext:
         self.diagnostics: list[Diagnostic] = diagnostics if diagnostics is not None else []
         self.warned: set[str] = set()
         self.entries = 0
+        self.written = 0
+        """Records handed to the writer (the writers of :func:`bibconv.registry.get_writer` count)."""
+        self.skipped = 0
+        """Records left out as holding nothing to write (:func:`bibconv.registry.with_content`)."""
         self.state: dict[str, Any] = {}
         self._keys = keys
 

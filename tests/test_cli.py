@@ -61,9 +61,11 @@ def test_convert_stdin_with_dash_and_without_input() -> None:
 
 def test_several_inputs_are_concatenated_in_order(tmp_path: Path) -> None:
     first = tmp_path / "first.json"
-    first.write_text('[{"id": "one", "type": "book"}]')
+    first.write_text('[{"id": "one", "type": "book", "title": "1"}]')
     second = tmp_path / "second.json"
-    second.write_text('[{"id": "two", "type": "book"}, {"id": "three", "type": "book"}]')
+    second.write_text(
+        '[{"id": "two", "type": "book", "title": "2"}, {"id": "three", "type": "book", "title": "3"}]'
+    )
     result = CliRunner().invoke(main, ["convert", str(first), str(second), "-t", "csljson"])
     assert result.exit_code == 0, result.output
     assert [i["id"] for i in json.loads(result.stdout)] == ["one", "two", "three"]

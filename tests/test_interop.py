@@ -231,7 +231,10 @@ def test_what_pybtex_cannot_hold() -> None:
 
 
 def test_keys_equal_but_for_case_are_renamed_for_pybtex() -> None:
-    records = [Record(type="book", id="Knuth84", fields={"title": "A"}), Record(type="book", id="knuth84")]
+    records = [
+        Record(type="book", id="Knuth84", fields={"title": "A"}),
+        Record(type="book", id="knuth84", fields={"title": "B"}),
+    ]
     diagnostics: list[bibconv.Diagnostic] = []
     data = bibconv.to_pybtex(records, diagnostics=diagnostics)
     assert list(data.entries) == ["Knuth84", "knuth84-2"]

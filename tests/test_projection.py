@@ -17,6 +17,7 @@ import bibconv
 from bibconv import csl
 from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.projection import FORMATS, project
+from bibconv.registry import has_content
 
 _WORDS = [
     *[
@@ -238,19 +239,25 @@ def records(draw: st.DrawFn) -> Record:
 RECORDS = records()
 
 
-def roundtrip(record: Record, target: str) -> Record:
-    """``record`` written in ``target`` and read back."""
-    text = bibconv.write([record], target)
+def roundtrip(record: Record | None, target: str) -> Record | None:
+    """``record`` written in ``target`` and read back; ``None`` when it held nothing to write."""
+    text = bibconv.write([record] if record is not None else [], target)
     assert text is not None
-    (back,) = bibconv.read(text, target)
-    return back.replace(origin=None)
+    back = bibconv.read(text, target) if text.strip() not in ("", "[]") else []
+    assert len(back) == (record is not None and has_content(record))
+    return back[0].replace(origin=None) if back else None
+
+
+def projected(record: Record | None, target: str) -> Record | None:
+    """:func:`project`, or ``None`` for a record writers skip (nothing to write)."""
+    return project(record, target) if record is not None and has_content(record) else None
 
 
 @pytest.mark.parametrize("target", FORMATS)
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(record=RECORDS)
 def test_read_write_is_the_projection(target: str, record: Record) -> None:
-    assert roundtrip(record, target) == project(record, target)
+    assert roundtrip(record, target) == projected(record, target)
 
 
 CHAIN = ("csljson", "bibtex", "ris", "csljson", "biblatex", "ris", "bibtex", "csljson")
@@ -259,10 +266,11 @@ CHAIN = ("csljson", "bibtex", "ris", "csljson", "biblatex", "ris", "bibtex", "cs
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(record=RECORDS)
 def test_chains_of_conversions_lose_only_each_projection(record: Record) -> None:
-    current = expected = record
+    current: Record | None = record
+    expected: Record | None = record
     for target in CHAIN:
         current = roundtrip(current, target)
-        expected = project(expected, target)
+        expected = projected(expected, target)
         assert current == expected, target
     lap = current
     for target in CHAIN:  # a second lap changes nothing: every loss happened once

@@ -18,6 +18,7 @@ from bibconv.errors import Diagnostic, WriteError
 from bibconv.formats.ris.table import CSL_TO_TY, FIELD_TAGS, NAME_TAGS, TAGS, TY_TO_CSL, parse_date
 from bibconv.latex import escape_markup
 from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.registry import has_content
 from tests.golden import FIXTURES, samples
 from tests.tools import require_tool
 
@@ -31,7 +32,8 @@ def case(path: Path) -> str:
 
 
 def read_sample(path: Path) -> list[Record]:
-    return bibconv.read(path.read_bytes(), "ris", strict=False)
+    """The sample's records that hold something (writers skip a bare ``TY``: test_empty_records)."""
+    return [r for r in bibconv.read(path.read_bytes(), "ris", strict=False) if has_content(r)]
 
 
 def write(records: list[Record], **options: object) -> tuple[str, list[Diagnostic]]:
@@ -368,6 +370,7 @@ def test_ris_to_ris_keeps_every_tag(path: Path) -> None:
     ]
     assert write(bibconv.read(text, "ris"))[0] == text
     source = tag_lines(path.read_bytes().decode("utf-8-sig"))
+    source = [lines for lines in source if any(t not in ("TY", "ER") and v for t, v in lines)]
     output = tag_lines(text)
     assert len(output) == len(records)
     if len(source) != len(output):  # RisImporterCorrupted: tags before any TY
