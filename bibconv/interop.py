@@ -117,8 +117,7 @@ def _pybtex_data(library: Library, diagnostics: list[Diagnostic] | None) -> Bibl
     from pybtex.database import BibliographyData, Person
     from pybtex.database import Entry as PybtexEntry
 
-    from bibconv.formats.bibtex import resolve_value
-    from bibconv.formats.bibtex.table import MONTH_MACROS
+    from bibconv.formats.bibtex import MONTH_MACROS, resolve_value
 
     macros = dict(MONTH_MACROS)
     data = BibliographyData()
@@ -210,7 +209,7 @@ def from_bibtexparser(
     """
     from bibtexparser.model import Entry, ExplicitComment, ParsingFailedBlock, Preamble, String
 
-    from bibconv.formats.bibtex.table import MONTH_MACROS
+    from bibconv.formats.bibtex import MONTH_MACROS
 
     ctx = _context(strict, diagnostics)
     macros = dict(MONTH_MACROS)
@@ -246,9 +245,9 @@ def _metadata(block: Any) -> Any:
 
 def _written_type(block: Any) -> str:
     """The entry type as written (bibtexparser lower-cases it; the raw text keeps ``@ARTICLE``)."""
-    from bibconv.formats.bibtex import _RAW_TYPE_RE
+    from bibconv.formats.bibtex import RAW_TYPE_RE
 
-    found = _RAW_TYPE_RE.match(block.raw or "")
+    found = RAW_TYPE_RE.match(block.raw or "")
     return found[1] if found else str(block.entry_type)
 
 
@@ -311,8 +310,7 @@ def _context(strict: bool, diagnostics: list[Diagnostic] | None) -> _ItemContext
 
 def _records(items: list[_Item], after: list[str], ctx: _ItemContext) -> Iterator[Record]:
     """Build the records as the BibTeX reader does, ``crossref``/``xdata`` inherited."""
-    from bibconv.formats.bibtex import _Entries
-    from bibconv.formats.bibtex.fields import build_record
+    from bibconv.formats.bibtex import Entries, build_record
 
     wanted = {
         ref.strip().lower()
@@ -328,8 +326,8 @@ def _records(items: list[_Item], after: list[str], ctx: _ItemContext) -> Iterato
     }
     quiet = _ItemContext(strict=False)
     for key, (entry_type, fields) in list(parents.items()):
-        parents[key] = (entry_type, _Entries(quiet, parents).inherit(dict(fields), entry_type, 0, key))
-    entries = _Entries(ctx, parents)
+        parents[key] = (entry_type, Entries(quiet, parents).inherit(dict(fields), entry_type, 0, key))
+    entries = Entries(ctx, parents)
     for index, item in enumerate(items):
         ctx.item = index
         key = item.key.strip()

@@ -18,9 +18,13 @@ from unidecode import unidecode
 
 from bibconv.model import Arxiv, Date, Name, Record
 
-__all__ = ["SORT_KEYS", "dedupe", "identity_keys", "merge", "sort_records"]
+__all__ = ["SORT_KEYS", "TRUNCATED_NOTE", "dedupe", "identity_keys", "merge", "sort_records"]
 
 SORT_KEYS = ("input", "key", "year", "author")
+
+TRUNCATED_NOTE = "Abstract truncated in the source listing"
+"""The ``note`` a reader gives a record whose abstract is only a listing's excerpt; merging drops it
+when the complete abstract comes from another record."""
 
 _TRUNCATED = re.compile(r"(…|\.\.\.|\[\.\.\.\])\s*$")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
@@ -65,8 +69,6 @@ def _richer_text(a: str, b: str) -> str:
 
 def _drop_truncation_note(fields: dict[str, str]) -> None:
     """A listing's "abstract truncated" note, once the complete abstract has come from another record."""
-    from bibconv.formats.listing.common import TRUNCATED_NOTE
-
     note = fields.get("note", "")
     if TRUNCATED_NOTE in note:
         rest = note.replace(f"; {TRUNCATED_NOTE}", "").replace(TRUNCATED_NOTE, "").strip("; ")

@@ -9,8 +9,7 @@ from click.testing import CliRunner
 
 import bibconv
 from bibconv.cli import main
-from bibconv.formats.listing.common import TRUNCATED_NOTE
-from bibconv.merge import dedupe, identity_keys, merge, sort_records
+from bibconv.merge import TRUNCATED_NOTE, dedupe, identity_keys, merge, sort_records
 from bibconv.model import Arxiv, Date, Name, Record
 from tests.golden import need, sample
 

@@ -48,12 +48,23 @@ from bibconv.textio import open_text, sniff_encoding
 if TYPE_CHECKING:
     from bibconv.parallel.pieces import Piece
 
-__all__ = ["BiblatexReader", "BiblatexWriter", "BibtexReader", "BibtexWriter", "resolve_value"]
+__all__ = [
+    "MONTH_MACROS",
+    "RAW_TYPE_RE",
+    "BiblatexReader",
+    "BiblatexWriter",
+    "BibtexReader",
+    "BibtexWriter",
+    "Entries",
+    "build_record",
+    "resolve_value",
+]
 
 _SPOOL_SIZE = 1 << 24
 
 _REF_RE = re.compile(r"\b(?:crossref|xdata)\s*=\s*[{\"]?\s*([^}\"\n]+)", re.I)
-_RAW_TYPE_RE = re.compile(r"\s*@\s*(\w+)")
+RAW_TYPE_RE = re.compile(r"\s*@\s*(\w+)")
+"""The entry type as written at the start of a block (``@ARTICLE``), which parsers lower-case."""
 
 _SNIFF_RE = re.compile(r"^[ \t]*@[ \t]*(\w+)[ \t]*[{(]", re.M)
 _KNOWN_SNIFF = frozenset(
@@ -102,8 +113,12 @@ def _spooled(stream: IO[bytes]) -> IO[bytes]:
     return spool  # type: ignore[return-value,unused-ignore]
 
 
-class _Entries:
-    """Turns the blocks of one input into records: strings, inheritance, file-level blocks."""
+class Entries:
+    """Turns the blocks of one input into records: strings, inheritance, file-level blocks.
+
+    Public with :func:`build_record` so that other sources of BibTeX entries (pybtex's and
+    bibtexparser's objects, :mod:`bibconv.interop`) are read with the same rules.
+    """
 
     def __init__(
         self, ctx: ReadContext, parents: dict[str, tuple[str, dict[str, str]]] | None = None
@@ -195,7 +210,7 @@ def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[s
     stream.seek(start)
     if not wanted:
         return {}
-    entries = _Entries(quiet)
+    entries = Entries(quiet)
     parents: dict[str, tuple[str, dict[str, str]]] = {}
     for line, block in blocks(open_text(stream, quiet, fallback="cp1252"), quiet):
         try:
@@ -207,7 +222,7 @@ def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[s
             continue
     stream.seek(start)
     # A parent may itself inherit (an @inbook crossref'ing a @book with xdata).
-    resolver = _Entries(quiet, parents)
+    resolver = Entries(quiet, parents)
     for key, (entry_type, fields) in list(parents.items()):
         parents[key] = (entry_type, resolver.inherit(dict(fields), entry_type, 0, key))
     return parents
@@ -240,7 +255,7 @@ class BibtexReader:
 
         _quiet_splitter()
         stream = _spooled(stream)
-        entries = _Entries(ctx, _parents(stream, ctx))
+        entries = Entries(ctx, _parents(stream, ctx))
         held: Record | None = None
         for line, block in blocks(open_text(stream, ctx, fallback="cp1252"), ctx):
             if isinstance(block, ParsingFailedBlock):
@@ -270,7 +285,7 @@ class BibtexReader:
             ctx.warn("@preamble/@comment blocks dropped: the input has no entries")
 
     @staticmethod
-    def _record(block: Any, line: int, entries: _Entries) -> Record | None:
+    def _record(block: Any, line: int, entries: Entries) -> Record | None:
         ctx = entries.ctx
         key = block.key.strip()
         if not key:
@@ -279,7 +294,7 @@ class BibtexReader:
             ctx.warn(f"duplicate entry key {key!r}", line, key)
         else:
             entries.keys.add(hash(key.lower()))
-        written = _RAW_TYPE_RE.match(block.raw or "")
+        written = RAW_TYPE_RE.match(block.raw or "")
         try:
             fields = entries.fields(block, line)
             if "crossref" in fields or "xdata" in fields:

@@ -4,7 +4,7 @@ Listings show text as people read it: titles and abstracts copied from arXiv may
 raw TeX (``Pau Rodr\\'iguez``, ``$\\alpha$-entmax``), other pages hold plain text. Values
 become record rich text here: TeX commands are decoded (math stays verbatim), anything
 else is only escaped. An abstract cut short by the listing (ending in ``…`` or ``...``)
-is kept exactly as shown and the record says so in ``note`` (:data:`TRUNCATED_NOTE`), so
+is kept exactly as shown and the record says so in ``note`` (:data:`bibconv.merge.TRUNCATED_NOTE`), so
 every output format shows it and nobody takes it for the whole abstract.
 """
 
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bibconv.dates import parse_date, search_date
+from bibconv.merge import TRUNCATED_NOTE
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
 
 __all__ = [
@@ -33,8 +34,6 @@ __all__ = [
     "rich_text",
 ]
 
-TRUNCATED_NOTE = "Abstract truncated in the source listing"
-"""The ``note`` a record gets when its abstract is only the listing's excerpt."""
 
 MORE_AUTHORS_NOTE = "More authors than the source listing shows"
 """The ``note`` a record gets when its author line ends in (or skips names with) ``et al.`` or ``…``."""
