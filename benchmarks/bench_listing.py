@@ -53,6 +53,16 @@ PAGES = {
     ),
     "PMLR volume (own page)": (OWN / "sites/own_pmlr_v202_volume.html", "</p>\n<div", "</main>"),
     "generic cards (own page)": (OWN / "own/cards_fr.html", '<div class="cards">', "    </div>\n  </main>"),
+    "homepage of free-text citations": (
+        SHARED / "html-wild/homepage_igel_publications.html",
+        '<a name="y26"></a>',
+        "Institut f&uuml;r Neuroinformatik, 2001</div>",
+    ),
+    "conference table, authors row above title row": (
+        SHARED / "html-wild/recomb2013_accepted.html",
+        "</tr>\n<tr valign",
+        "</i></td>\n</tr>",
+    ),
 }
 
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 from urllib.parse import urljoin
 
@@ -33,6 +35,7 @@ __all__ = [
     "line_links",
     "lines_of",
     "parse",
+    "remembered_texts",
     "rich_of",
     "text_of",
 ]
@@ -218,10 +221,33 @@ def lines_of(node: Any) -> list[str]:
     return [text for text, _ in line_links(node)]
 
 
+_TEXTS: ContextVar[dict[int, tuple[Any, str]] | None] = ContextVar("bibconv_texts", default=None)
+
+
+@contextmanager
+def remembered_texts() -> Iterator[None]:
+    """Within the block, :func:`text_of` computes each element's text once (the tree must not change)."""
+    token = _TEXTS.set({})
+    try:
+        yield
+    finally:
+        _TEXTS.reset(token)
+
+
 def text_of(node: Any | None) -> str:
     """The node's text on one line (block boundaries become spaces)."""
     if node is None:
         return ""
+    texts = _TEXTS.get()
+    if texts is None:
+        return _text(node)
+    known = texts.get(node.mem_id)
+    if known is None:  # the node is kept with its text, so its id is not reused meanwhile
+        known = texts[node.mem_id] = (node, _text(node))
+    return known[1]
+
+
+def _text(node: Any) -> str:
     parts: list[str] = []
     for kind, value in _events(node):
         if kind == "text":

@@ -26,7 +26,7 @@ from bibconv.formats.listing import labels as _labels
 from bibconv.formats.listing.blocks import Hints, block_entry, classes, title_node
 from bibconv.formats.listing.citation import parse_citation
 from bibconv.formats.listing.common import Entry, clean_space, looks_like_names, parse_byline
-from bibconv.formats.listing.dom import absolute, line_links, parse, text_of
+from bibconv.formats.listing.dom import absolute, line_links, parse, remembered_texts, text_of
 from bibconv.model import Arxiv, Date
 
 __all__ = ["Hints", "block_entry", "listing_entries", "remove_chrome"]
@@ -46,6 +46,7 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _YEAR_HEADING = re.compile(r"^\W*((?:1[5-9]|20)\d\d)\W*$")
 _LINK_LINE = re.compile(r"^\W*(?:arxiv:\s*\S+|doi:\s*\S+|https?://\S+|10\.\d{4,9}/\S+)\W*$", re.IGNORECASE)
 _NUMBERING = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s*")
+_CITATION_START = re.compile(r"^\W{0,3}(?:\[?\w{1,8}[\].)]\s+)?[^\W\d_][\w'’.-]*[\s,]")  # a name's first word
 
 
 def remove_chrome(tree: Any) -> None:
@@ -106,7 +107,8 @@ def _paper_like(node: Any) -> bool:
         return False
     title, _ = title_node(node)
     if title is None:
-        return len(text) >= 30 and parse_citation(text) is not None
+        cited = len(text) >= 30 and _CITATION_START.match(text) is not None
+        return cited and parse_citation(text) is not None
     link_text = sum(len(text_of(a)) for a in node.css("a"))
     return link_text < 0.95 * len(text) or len(text) >= 120 or len(node.css("a")) == 1
 
@@ -206,7 +208,11 @@ def _best(root: Any) -> list[Any]:
     """The members of the page's main listing, in page order."""
     candidates: dict[tuple[Any, ...], list[Any]] = {}
     repeated: set[tuple[Any, ...]] = set()  # kinds seen as a run of two or more: a lone one elsewhere counts
-    for key, members in _groups(root):
+    groups = list(_groups(root))
+    runs = {key for key, members in groups if len(members) >= 2}
+    for key, members in groups:
+        if key not in runs:  # a kind that never repeats under one parent is not a listing
+            continue
         papers = [m for m in members if _paper_like(m)]
         items = [m for m in members if not _heading_row(m) and (m.tag != "tr" or _row_kind(m) != "names")]
         if not papers or len(papers) < 0.5 * len(items):
@@ -244,6 +250,11 @@ def _best(root: Any) -> list[Any]:
 
 def listing_entries(tree: Any, base: str | None, lang: str | None) -> list[tuple[Entry, str]]:
     """The entries of the page's listing with where each was, in page order; empty when it has none."""
+    with remembered_texts():
+        return _listing_entries(tree, base, lang)
+
+
+def _listing_entries(tree: Any, base: str | None, lang: str | None) -> list[tuple[Entry, str]]:
     root = tree.body or tree.root
     if root is None:
         return []
