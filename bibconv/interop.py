@@ -78,7 +78,9 @@ def to_bibtexparser(
     """The records as a bibtexparser v2 :class:`~bibtexparser.Library`.
 
     ``dialect`` is ``"bibtex"`` or ``"biblatex"``; options go to the BibTeX writer (``ascii=True``,
-    ``key_format="authyear"``) and what the writer cannot hold is reported in ``diagnostics``.
+    ``key_format="authyear"``) and what the writer cannot hold is reported in ``diagnostics``. Entries
+    are written from their fields (the writer's ``normalize``), so that macros are expanded and
+    names are in a form these libraries parse.
 
     >>> import bibconv
     >>> library = bibconv.to_bibtexparser(bibconv.read("fixtures/text/own/numbered_en.txt"))
@@ -90,7 +92,7 @@ def to_bibtexparser(
 
     from bibconv.api import write
 
-    text = write(records, dialect, diagnostics=diagnostics, **options)
+    text = write(records, dialect, diagnostics=diagnostics, **{"normalize": True, **options})
     return parse_string(text or "")
 
 

@@ -21,6 +21,7 @@ __all__ = [
     "FrozenDict",
     "Name",
     "Record",
+    "Source",
     "SourceSpan",
 ]
 
@@ -401,7 +402,7 @@ class Arxiv:
         return f"https://arxiv.org/pdf/{self.versioned_id}"
 
 
-_AS_GIVEN = frozenset({"type", "id", "arxiv", "origin"})
+_AS_GIVEN = frozenset({"type", "id", "arxiv", "origin", "source"})
 """Record attributes that ``__post_init__`` leaves as they are."""
 
 
@@ -418,6 +419,8 @@ class Record:
     * ``extra`` keeps what has no canonical slot, keyed ``"<format>:<field>"``
       (``"bibtex:howpublished"``, ``"ris:M3"``) with JSON-compatible values.
     * ``origin`` says where the record was read from; it does not count in equality.
+    * ``source`` is the entry as its input wrote it (:class:`Source`), for a writer of the same
+      format; it does not count in equality, and other writers never look at it.
 
     >>> r = Record(type="article-journal", fields={"title": "On Things"})
     >>> r.title, r.with_fields(volume="3").fields["volume"]
@@ -433,6 +436,7 @@ class Record:
     arxiv: Arxiv | None = None
     extra: Mapping[str, Any] = field(default_factory=FrozenDict)
     origin: SourceSpan | None = field(default=None, compare=False)
+    source: Source | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fields", _frozen(self.fields))
@@ -484,6 +488,36 @@ class Record:
         from bibconv.csl.items import record_from_csl
 
         return record_from_csl(item)
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """An entry as its input wrote it, so that a writer of the same format can write it back
+    unchanged (BibTeX: the entry type and each field's TeX as written).
+
+    ``read`` is the record as the reader made it: the entry may be written as read only while the
+    record still equals it (:meth:`matches`); a record changed on the way gets written from its
+    fields. ``dialect`` is the dialect the entry is written in, if the reader could tell.
+    """
+
+    format: str
+    read: Record
+    kind: str
+    fields: tuple[tuple[str, str], ...]
+    dialect: str | None = None
+
+    def matches(self, record: Record) -> bool:
+        """Whether ``record`` still holds what was read (its key aside)."""
+        read = self.read
+        return (
+            record.type == read.type
+            and record.fields == read.fields
+            and record.names == read.names
+            and record.dates == read.dates
+            and record.keywords == read.keywords
+            and record.arxiv == read.arxiv
+            and record.extra == read.extra
+        )
 
 
 def record_attributes() -> Iterator[str]:

@@ -85,7 +85,8 @@ def test_bibtex_to_csljson_to_bibtex(path: Path) -> None:
     assert [r.replace(id=None) for r in _comparable(through)] == [
         r.replace(id=None) for r in _comparable(records)
     ]
-    assert bibconv.write(through, dialect) == bibconv.write(records, dialect)
+    # Through CSL-JSON the entries as read are gone: the output is the normalised one.
+    assert bibconv.write(through, dialect) == bibconv.write(records, dialect, normalize=True)
 
 
 _SPECIALS = "{}@%\\#&_~^\"',=()[]<>–—"

@@ -52,6 +52,7 @@ def convert(
     skip_invalid: bool,
     quiet: bool,
     ascii_: bool,
+    normalize: bool,
     key_format: str | None,
     dedupe: bool,
     sort_by: str,
@@ -100,5 +101,6 @@ def convert(
             progress=progress,
             after_input=run.report,
             ascii=ascii_,
+            normalize=normalize,
             key_format=key_format,
         )

@@ -78,6 +78,12 @@ def report_options(what: str = "Skip bad records, report them, and go on.") -> C
 
 write_options = _bundle(
     click.option("--ascii", "ascii_", is_flag=True, help="BibTeX: write pure ASCII with TeX accents."),
+    click.option(
+        "--normalize",
+        is_flag=True,
+        help="BibTeX: write every entry from its fields (TeX encoded again, @string macros expanded, "
+        "bibconv's field order) rather than as read.",
+    ),
     click.option("--key-format", metavar="PATTERN", help="Citation keys for records without one."),
 )
 

@@ -33,15 +33,17 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from bibconv.errors import ParseError
+from bibconv.formats.bibtex.faithful import dialect_of
 from bibconv.formats.bibtex.fields import build_record
 from bibconv.formats.bibtex.scan import ScannedEntry
-from bibconv.formats.bibtex.syntax import RAW_KEY_RE, blocks, chunks, resolve_value
+from bibconv.formats.bibtex.syntax import RAW_KEY_RE, blocks, chunks, resolve_value, source_value
 from bibconv.formats.bibtex.table import ALIASES, INHERIT_SKIP, MONTH_MACROS, inherit_renames
 from bibconv.formats.bibtex.write import BiblatexWriter, BibtexWriter
-from bibconv.model import Record
+from bibconv.model import Record, Source
 from bibconv.registry import ReadContext, register
 from bibconv.textio import open_text, sniff_encoding
 
@@ -125,6 +127,7 @@ class Entries:
     ) -> None:
         self.ctx = ctx
         self.macros: dict[str, str] = dict(MONTH_MACROS)
+        self.defined: dict[str, str] = {}  # the macros the input's @string blocks define
         self.parents = parents or {}
         self.keys: set[int] = set()  # hashes of the keys seen: the one thing that grows
         self.pending: list[str] = []
@@ -149,7 +152,20 @@ class Entries:
         return out
 
     def string(self, block: Any) -> None:
-        self.macros[block.key.strip().lower()] = resolve_value(block.value, self.macros)
+        name = block.key.strip().lower()
+        self.macros[name] = self.defined[name] = resolve_value(block.value, self.macros)
+
+    def source(self, block: Any) -> tuple[tuple[str, str], ...]:
+        """The entry's fields as written (names in lower case, the first of duplicates), macros of
+        the input's ``@string`` blocks put in (see :func:`~bibconv.formats.bibtex.syntax.source_value`)."""
+        out: dict[str, str] = {}
+        for field in block.fields:
+            name = field.key.strip().lower()
+            if "%" in name:
+                name = name.rsplit("\n", 1)[-1].lstrip("% \t")
+            if name not in out:
+                out[name] = source_value(field.value, self.defined)
+        return tuple(out.items())
 
     def inherit(self, fields: dict[str, str], entry_type: str, line: int, key: str | None) -> dict[str, str]:
         refs = [("crossref", fields["crossref"])] if "crossref" in fields else []
@@ -228,6 +244,15 @@ def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[s
     return parents
 
 
+def _with_extra(record: Record, key: str, value: object) -> Record:
+    """``record`` with ``extra[key]`` set, in the record as read (its ``source``) too."""
+    extra = {**record.extra, key: value}
+    source = record.source
+    if source is not None:
+        source = replace(source, read=source.read.replace(extra=extra))
+    return record.replace(extra=extra, source=source)
+
+
 @register
 class BibtexReader:
     """Reads BibTeX and biblatex files (both dialects' fields, every entry type)."""
@@ -279,7 +304,7 @@ class BibtexReader:
                 held = record
         if held is not None:
             if entries.pending:
-                held = held.replace(extra={**held.extra, "bibtex:after": entries.pending})
+                held = _with_extra(held, "bibtex:after", entries.pending)
             yield held
         elif entries.pending:
             ctx.warn("@preamble/@comment blocks dropped: the input has no entries")
@@ -306,7 +331,13 @@ class BibtexReader:
         if entries.pending:
             record = record.replace(extra={**record.extra, "bibtex:before": entries.pending})
             entries.pending = []
-        return record
+        kind = written[1] if written else block.entry_type
+        try:
+            written_fields = entries.source(block)
+        except ValueError:  # a value the record took but that cannot be written back as it is
+            return record
+        dialect = dialect_of(name for name, _ in written_fields)
+        return record.replace(source=Source("bibtex", record, kind, written_fields, dialect))
 
 
 @register

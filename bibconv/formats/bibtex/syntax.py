@@ -18,7 +18,17 @@ from bibconv.errors import ParseError
 from bibconv.formats.bibtex.scan import scan
 from bibconv.registry import ReadContext
 
-__all__ = ["CHUNK_SIZE", "RAW_KEY_RE", "blocks", "chunks", "pieces", "resolve_value", "split"]
+__all__ = [
+    "CHUNK_SIZE",
+    "RAW_KEY_RE",
+    "blocks",
+    "chunks",
+    "pieces",
+    "resolve_value",
+    "source_value",
+    "split",
+    "value_parts",
+]
 
 CHUNK_SIZE = 1 << 18
 """Characters gathered before the text is cut at the next entry boundary."""
@@ -83,6 +93,19 @@ def resolve_value(expr: str, macros: dict[str, str], undefined: list[str] | None
 
 def _parse_value(expr: str, macros: dict[str, str], undefined: list[str] | None, literal: bool) -> str:
     parts: list[str] = []
+    for kind, text in value_parts(expr, literal):
+        if kind == "macro" and text.lower() in macros:
+            parts.append(macros[text.lower()])
+        else:
+            if kind == "macro" and undefined is not None:
+                undefined.append(text)
+            parts.append(text)
+    return "".join(parts)
+
+
+def value_parts(expr: str, literal: bool) -> list[tuple[str, str]]:
+    """The parts of ``part # part …``: ``("text", inner)``, ``("number", digits)``, ``("macro", name)``."""
+    parts: list[tuple[str, str]] = []
     i, n = 0, len(expr)
     expect_part = True
     while i < n:
@@ -107,25 +130,47 @@ def _parse_value(expr: str, macros: dict[str, str], undefined: list[str] | None,
             end = _match_brace(expr, i, literal) if ch == "{" else _match_quote(expr, i)
             if end < 0:
                 raise ValueError(f"unbalanced {ch!r} in value")
-            parts.append(expr[i + 1 : end])
+            parts.append(("text", expr[i + 1 : end]))
             i = end + 1
             continue
         m = _TOKEN_RE.match(expr, i)
         if m is None:
             raise ValueError(f"unexpected {ch!r} in value")
         token = m.group(0)
-        if token.isdigit():
-            parts.append(token)
-        elif token.lower() in macros:
-            parts.append(macros[token.lower()])
-        else:
-            if undefined is not None:
-                undefined.append(token)
-            parts.append(token)
+        parts.append(("number" if token.isdigit() else "macro", token))
         i = m.end()
     if expect_part and parts:
         raise ValueError("'#' at the end of a value")
-    return "".join(parts)
+    return parts
+
+
+def source_value(expr: str, defined: dict[str, str]) -> str:
+    r"""A value expression as a writer may write it back: as read, but with each macro that an
+    ``@string`` of the input defines (``defined``) replaced by its text in braces; month macros and
+    macros a style may define are kept by name, so each style still spells them its own way.
+
+    >>> source_value('"10~" # jan', {})
+    '{10~} # jan'
+    >>> source_value('acm # ", " # {1986}', {"acm": "ACM Press"})
+    '{ACM Press} # {, } # {1986}'
+    """
+    expr = expr.strip()
+    delimited = (expr[:1] == "{" and expr[-1:] == "}") or (expr[:1] == '"' and expr[-1:] == '"')
+    if delimited and "#" not in expr:
+        return expr if expr[0] == "{" else "{" + expr[1:-1] + "}"
+    try:
+        parts = value_parts(expr, literal=False)
+    except ValueError:
+        parts = value_parts(expr, literal=True)
+    out = []
+    for kind, text in parts:
+        if kind == "macro" and text.lower() in defined:
+            out.append("{" + defined[text.lower()] + "}")
+        elif kind == "text":
+            out.append("{" + text + "}")
+        else:
+            out.append(text)
+    return " # ".join(out)
 
 
 def chunks(text: IO[str]) -> Iterator[tuple[int, str]]:

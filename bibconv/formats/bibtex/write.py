@@ -48,6 +48,7 @@ from typing import ClassVar, cast
 
 from bibconv import latex
 from bibconv.formats.bibtex import table as m
+from bibconv.formats.bibtex.faithful import as_read
 from bibconv.formats.bibtex.fields import PREPRINT_TYPES
 from bibconv.formats.bibtex.safety import NEWLINES_RE, blocks, braces_ok, defined_by_blocks, protect, safe
 from bibconv.latex.allow import disallowed, tex_allowed
@@ -344,10 +345,35 @@ class _EntryWriter:
             self.put_raw(name, str(value))
 
     def text(self, record: Record, indent: str) -> str:
-        """One entry (with the ``@preamble``/``@comment`` blocks kept around it) as BibTeX text."""
+        """One entry (with the ``@preamble``/``@comment`` blocks kept around it) as BibTeX text:
+        as read while its record is unchanged (:mod:`bibconv.formats.bibtex.faithful`), else from
+        the record's fields."""
         self.rid, self.values = record.id, {}
         self.known = defined_by_blocks(record, self.defined)
-        entry = entry_type_for(record, self.dialect)
+        options = (bool(self.ctx.option("normalize")), self.ascii)
+        kept = as_read(record, self.dialect, options, self.known, self.warn)
+        if kept is not None:
+            entry, body = kept[0], ",\n".join(indent + line for line in kept[1])
+        else:
+            entry = entry_type_for(record, self.dialect)
+            self.put_all(record, entry)
+            values = self.values
+            body = ",\n".join(
+                [indent + _DISPLAY.get(n, n) + " = " + values[n] for n in sorted(values, key=_rank)]
+            )
+        key = record.id or ""
+        safe = m.safe_key(key)
+        if safe != key:
+            self.warn(
+                f"key {key!r} written as {safe!r} (BibTeX keys cannot hold spaces, commas, braces or quotes)"
+            )
+        out = [*blocks(record, "bibtex:before", self.warn)]
+        out.append(f"@{entry}{{{safe},\n{body}\n}}\n" if body else f"@{entry}{{{safe}\n}}\n")
+        out.extend(blocks(record, "bibtex:after", self.warn))
+        return "\n".join(out)
+
+    def put_all(self, record: Record, entry: str) -> None:
+        """Every field of ``record`` for an entry of type ``entry``."""
         low = entry.lower()
         if record.names:
             self.put_names(record, low)
@@ -364,20 +390,6 @@ class _EntryWriter:
         if record.arxiv is not None:
             self.put_arxiv(record)
         self.put_extras(record)
-        key = record.id or ""
-        safe = m.safe_key(key)
-        if safe != key:
-            self.warn(
-                f"key {key!r} written as {safe!r} (BibTeX keys cannot hold spaces, commas, braces or quotes)"
-            )
-        out = [*blocks(record, "bibtex:before", self.warn)]
-        values = self.values
-        body = ",\n".join(
-            [indent + _DISPLAY.get(n, n) + " = " + values[n] for n in sorted(values, key=_rank)]
-        )
-        out.append(f"@{entry}{{{safe},\n{body}\n}}\n" if body else f"@{entry}{{{safe}\n}}\n")
-        out.extend(blocks(record, "bibtex:after", self.warn))
-        return "\n".join(out)
 
 
 def entry_text(

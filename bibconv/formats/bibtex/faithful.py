@@ -1,0 +1,110 @@
+r"""Writing a BibTeX entry back as it was read: the faithful pass.
+
+A record read from BibTeX carries its entry as written (:class:`bibconv.model.Source`: the entry
+type, each field's value expression). While the record still equals what was read, a BibTeX writer
+writes that entry back — type, fields in their order, TeX as written (``{\"O}``, ``{\noopsort{1973b}}1973``,
+``Ragnhei{\d}ur``, ``{10~} # jan``), a ``crossref`` child with its own fields only — so bibtex and
+biber typeset it as before. Macros of the input's ``@string`` blocks are written as their text in
+braces (the output has no ``@string`` blocks); month macros and macros a style defines keep their
+name, for each style spells them its own way.
+
+An entry is written from its record's fields instead (:mod:`bibconv.formats.bibtex.write`) when the
+record was changed on the way, when the ``normalize`` option is set, when it is written for classic
+BibTeX and has fields BibTeX names otherwise (``journaltitle``, ``date``; biber reads BibTeX's names,
+so any entry goes to biblatex as it is), when
+``ascii`` is asked for and the entry is not ASCII, when a value's braces are not balanced both for
+TeX and for BibTeX, or when a value holds a command off the allowlist (:mod:`bibconv.latex.allow`)
+that no kept ``@preamble`` defines (the encoder then writes it as text, as for any record, and
+warns); the warnings name the field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from bibconv.formats.bibtex.syntax import value_parts
+from bibconv.latex.allow import braces_balanced, tex_allowed
+from bibconv.model import Record
+
+__all__ = ["as_read", "dialect_of"]
+
+# Fields the writers name otherwise in classic BibTeX: an entry with one is biblatex.
+_BIBLATEX_FIELDS = frozenset(["date", "journaltitle", "location", "eprinttype", "eprintclass", "annotation"])
+_FIELD_NAME_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
+_KIND_RE = re.compile(r"^[A-Za-z]\w*$")
+_MACRO_RE = re.compile(r"^[A-Za-z][\w.:+/'-]*$")
+_NEWLINES_RE = re.compile(r"\s*[\r\n]+\s*")
+
+
+def dialect_of(names: Iterable[str]) -> str | None:
+    """``biblatex`` when an entry has fields that classic BibTeX names otherwise (``date``,
+    ``journaltitle``…), else ``None``: biber reads classic BibTeX's names too."""
+    return "biblatex" if any(name.lower() in _BIBLATEX_FIELDS for name in names) else None
+
+
+class _UnbalancedError(ValueError):
+    r"""A value whose braces BibTeX finds balanced and TeX does not (``$\{x}$``)."""
+
+
+class _DisallowedError(ValueError):
+    r"""A value holding commands off the allowlist."""
+
+
+def _value(expr: str, defined: frozenset[str]) -> str | None:
+    """The value expression on one line, or ``None`` when it cannot be written as it is (an odd macro
+    name; :class:`_UnbalancedError` for braces TeX finds unbalanced, :class:`_DisallowedError` for
+    commands off the allowlist)."""
+    if "\n" in expr or "\r" in expr:
+        expr = _NEWLINES_RE.sub(" ", expr)
+    try:
+        parts = value_parts(expr, literal=True)
+    except ValueError:
+        return None
+    out = []
+    for kind, text in parts:
+        if kind == "text":
+            if not braces_balanced(text):
+                raise _UnbalancedError(text)
+            if not tex_allowed(text, defined):
+                raise _DisallowedError(text)
+            out.append("{" + text + "}")
+        elif _MACRO_RE.match(text) or text.isdigit():
+            out.append(text)
+        else:
+            return None
+    return " # ".join(out) if len(out) > 1 else out[0] if out else None
+
+
+def as_read(
+    record: Record,
+    dialect: str,
+    options: tuple[bool, bool],
+    defined: frozenset[str],
+    warn: Callable[[str], None],
+) -> tuple[str, list[str]] | None:
+    """The entry type and the ``name = value`` lines of ``record`` as read, or ``None`` when the
+    entry is to be written from the record's fields (see the module docstring). ``options``: the
+    ``normalize`` and ``ascii`` options; ``defined``: the commands the kept ``@preamble`` blocks
+    define; ``warn`` says so when braces make the entry be written from its fields."""
+    normalize, ascii_only = options
+    source = record.source
+    if normalize or source is None or source.format != "bibtex" or not source.matches(record):
+        return None
+    if dialect == "bibtex" and source.dialect == "biblatex":
+        return None
+    if not _KIND_RE.match(source.kind):
+        return None
+    lines = []
+    for name, expr in source.fields:
+        try:
+            value = _value(expr, defined)
+        except _UnbalancedError:
+            warn(f"{name}: braces balanced for BibTeX but not for TeX; the entry is written from its fields")
+            return None
+        except _DisallowedError:  # the encoder writes such TeX as text, and says so
+            return None
+        if value is None or not _FIELD_NAME_RE.match(name) or (ascii_only and not value.isascii()):
+            return None
+        lines.append(f"{name} = {value}")
+    return source.kind, lines
