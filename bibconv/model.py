@@ -9,8 +9,8 @@ verbatim between ``$`` signs.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn, TypeVar
 
 from bibconv.names_cjk import is_cjk
@@ -518,8 +518,3 @@ class Source:
             and record.arxiv == read.arxiv
             and record.extra == read.extra
         )
-
-
-def record_attributes() -> Iterator[str]:
-    """Names of the record's attributes that count in equality."""
-    return (f.name for f in fields(Record) if f.compare)

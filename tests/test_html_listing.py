@@ -37,6 +37,7 @@ def test_golden_csljson(path: Path, update_golden: bool) -> None:
     check_golden(golden_base(path).with_suffix(".csl.json"), result, update_golden)
 
 
+@pytest.mark.shared
 def test_pages_are_detected_as_html() -> None:
     for path in PAGES:
         assert bibconv.detect(path.read_bytes()) == "html", path.name

@@ -358,6 +358,7 @@ def _projected(record: Record) -> Record:
     return record.replace(fields=fields, extra=extra)
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("path", SAMPLES, ids=case)
 def test_ris_to_ris_keeps_every_tag(path: Path) -> None:
     records = read_sample(path)
@@ -447,6 +448,7 @@ def _same_person(ours: Name, theirs: tuple[str, set[str]]) -> bool:
     return ours.family_full() == theirs[0]
 
 
+@pytest.mark.shared
 def test_bibutils_reads_our_output() -> None:
     ris2xml = require_tool("ris2xml")
     records = [r for path in SAMPLES for r in read_sample(path)] + [PREPRINT]
