@@ -39,9 +39,10 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 from bibconv.errors import ParseError
 from bibconv.formats.bibtex.faithful import dialect_of
 from bibconv.formats.bibtex.fields import build_record
+from bibconv.formats.bibtex.inherit import ALIASES, INHERIT_SKIP, inherit_renames
 from bibconv.formats.bibtex.scan import ScannedEntry
 from bibconv.formats.bibtex.syntax import RAW_KEY_RE, blocks, chunks, resolve_value, source_value
-from bibconv.formats.bibtex.table import ALIASES, INHERIT_SKIP, MONTH_MACROS, inherit_renames
+from bibconv.formats.bibtex.table import MONTH_MACROS
 from bibconv.formats.bibtex.write import BiblatexWriter, BibtexWriter
 from bibconv.model import Record, Source
 from bibconv.registry import ReadContext, register

@@ -38,14 +38,11 @@ from bibconv.formats.bibtex.types import (
 )
 
 __all__ = [
-    "ALIASES",
     "ARXIV_FIELDS",
     "BIBLATEX_TYPES",
     "BIBTEX_TYPES",
     "CSL_PREFIX",
     "FIELD_ORDER",
-    "INHERIT_SKIP",
-    "INHERIT_TITLES",
     "JOURNAL_TYPES",
     "MONTHS",
     "MONTH_MACROS",
@@ -60,11 +57,12 @@ __all__ = [
     "csl_type",
     "entry_type",
     "extra_field_ok",
-    "inherit_renames",
+    "index_for_writing",
     "own_kind",
     "read_plan",
     "safe_key",
     "write_row",
+    "writes_for",
 ]
 
 Kind = Literal["rich", "plain", "verbatim", "title", "paragraphs", "pages", "names", "date"]
@@ -227,10 +225,13 @@ for _entry in ("", *_ENTRIES_WITH_ROWS):
     read_plan(_entry)  # refuse, at import, a table that reads one field as two variables
 
 
-def _write_index(dialect: str) -> dict[str | None, dict[str, Row]]:
-    """Entry type (``None``: any other) → variable → the row ``dialect`` writes it to."""
+def index_for_writing(rows: tuple[Row, ...], dialect: str) -> dict[str | None, dict[str, Row]]:
+    """Entry type (``None``: any other) → variable → the row ``dialect`` writes it to.
+
+    Raises :class:`ValueError` when two rows would write one variable for one entry type.
+    """
     general: dict[str, Row] = {}
-    for row in ROWS:
+    for row in rows:
         if dialect in row.writes and row.entries is None:
             if row.variable in general:
                 raise ValueError(
@@ -238,20 +239,20 @@ def _write_index(dialect: str) -> dict[str | None, dict[str, Row]]:
                 )
             general[row.variable] = row
     index: dict[str | None, dict[str, Row]] = {None: general}
-    for entry in _ENTRIES_WITH_ROWS:
+    for entry in sorted({entry for row in rows if row.entries for entry in row.entries}):
         own: dict[str, Row] = {}
-        for row in ROWS:
+        for row in rows:
             if dialect in row.writes and row.entries is not None and entry in row.entries:
                 if row.variable in own:
                     fields = f"{own[row.variable].field} and {row.field}"
                     raise ValueError(f"{dialect} @{entry}: {row.variable} written to {fields}")
                 own[row.variable] = row
-        specific = {row.variable for row in ROWS if row.entries is not None and entry in row.entries}
+        specific = {row.variable for row in rows if row.entries is not None and entry in row.entries}
         index[entry] = {**{v: r for v, r in general.items() if v not in specific}, **own}
     return index
 
 
-_WRITE: dict[str, dict[str | None, dict[str, Row]]] = {dialect: _write_index(dialect) for dialect in DIALECTS}
+_WRITE: dict[str, dict[str | None, dict[str, Row]]] = {d: index_for_writing(ROWS, d) for d in DIALECTS}
 
 
 def write_row(variable: str, dialect: str, entry: str) -> Row | None:
@@ -285,25 +286,6 @@ def extra_field_ok(name: str) -> bool:
     """Whether a kept ``bibtex:<name>`` can be written back as a field of that name."""
     return _EXTRA_FIELD_RE.match(name) is not None
 
-
-# Fields that say the same thing: a child inherits none of a group it already has one of.
-ALIASES: dict[str, str] = {
-    "journal": "container",
-    "journaltitle": "container",
-    "booktitle": "container",
-    "address": "location",
-    "location": "location",
-    "annote": "annotation",
-    "annotation": "annotation",
-    "date": "date",
-    "year": "date",
-    "school": "institution",
-    "institution": "institution",
-    "archiveprefix": "eprinttype",
-    "eprinttype": "eprinttype",
-    "primaryclass": "eprintclass",
-    "eprintclass": "eprintclass",
-}
 
 NUMBER_VARIABLES: tuple[str, ...] = ("number", "issue", "collection-number")
 """The variables ``number`` may hold (:data:`NUMBER_BY_TYPE`); the writers place them by type, not by row."""
@@ -345,35 +327,6 @@ _MONTH_NAMES: tuple[str, ...] = ("January", "February", "March", "April", "May",
 _MONTH_NAMES += ("August", "September", "October", "November", "December")
 MONTH_MACROS: dict[str, str] = dict(zip(MONTHS, _MONTH_NAMES, strict=True))
 
-# Fields a child never inherits through crossref/xdata (biblatex's default rules).
-INHERIT_SKIP: frozenset[str] = frozenset(
-    _words(
-        "ids crossref xref xdata entryset entrysubtype execute label options presort related "
-        "relatedoptions relatedstring relatedtype shorthand shorthandintro sortkey"
-    )
-)
-# Parent type -> child types -> field renames (biblatex: a book's title is an inbook's booktitle).
-_BOOKISH = ("book", "collection", "proceedings", "reference")
-_PARTS = (
-    "inbook",
-    "bookinbook",
-    "suppbook",
-    "incollection",
-    "suppcollection",
-    "inproceedings",
-    "inreference",
-)
-INHERIT_TITLES: dict[str, tuple[str, ...]] = {
-    "title": ("booktitle",),
-    "subtitle": ("booksubtitle",),
-    "titleaddon": ("booktitleaddon",),
-}
-_INHERIT_MV: dict[str, tuple[str, ...]] = {
-    "title": ("maintitle",),
-    "subtitle": ("mainsubtitle",),
-    "titleaddon": ("maintitleaddon",),
-}
-
 # The order fields are written in; anything else follows alphabetically.
 FIELD_ORDER: tuple[str, ...] = _words(
     "title shorttitle author authoraffiliations bookauthor bookauthoraffiliations editor editoraffiliations "
@@ -384,22 +337,3 @@ FIELD_ORDER: tuple[str, ...] = _words(
     "arxivupdated arxivcomment arxivjournalref pubstate doi isbn issn pmid pmcid url "
     "language keywords abstract note"
 )
-
-
-def inherit_renames(parent_type: str, child_type: str) -> dict[str, tuple[str, ...]]:
-    """Field renames biblatex applies when ``child_type`` inherits from ``parent_type``.
-
-    A field maps to the fields it fills in the child (a ``@book``'s author is an ``@inbook``'s
-    ``author`` and ``bookauthor``); a field not listed is inherited under its own name.
-    """
-    parent, child = parent_type.lower(), child_type.lower()
-    if parent.startswith("mv") and parent[2:] in _BOOKISH:
-        return _INHERIT_MV
-    if parent in _BOOKISH and child in _PARTS:
-        renames = dict(INHERIT_TITLES)
-        if parent == "book":
-            renames["author"] = ("author", "bookauthor")
-        return renames
-    if parent == "periodical" and child in ("article", "suppperiodical"):
-        return {"title": ("journaltitle",), "subtitle": ("journalsubtitle",)}
-    return {}
