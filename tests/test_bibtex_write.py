@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bibconv
+from bibconv.formats.bibtex.names import split_bibtex_names
 from bibconv.model import Arxiv, Date, Name, Record
-from bibconv.names import split_bibtex_names
 from tests.golden import FIXTURES, check_golden, golden_base, need, sample
 from tests.tools import require_tool
 

@@ -17,17 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bibconv import latex
-from bibconv._names_bibtex import bibtex_parts
+from bibconv.formats.bibtex.name_parts import bibtex_parts
+from bibconv.formats.bibtex.names import format_bibtex_name, split_bibtex_names
+from bibconv.formats.ris.names import format_ris_name, parse_ris_name
 from bibconv.model import Name
-from bibconv.names import (
-    format_bibtex_name,
-    format_natural,
-    format_ris_name,
-    parse_name,
-    parse_ris_name,
-    split_bibtex_names,
-    split_name_list,
-)
+from bibconv.names import format_natural, parse_name, split_name_list
 
 
 def N(

@@ -21,8 +21,8 @@ from typing import Any
 from bibconv import csl, latex
 from bibconv.arxiv import ARXIV_ID, parse_arxiv_id, without_implied
 from bibconv.formats.bibtex import table as m
+from bibconv.formats.bibtex.names import split_bibtex_names
 from bibconv.model import Arxiv, Date, Name, Record
-from bibconv.names import split_bibtex_names
 from bibconv.registry import ReadContext
 
 __all__ = ["PREPRINT_TYPES", "build_record", "decode", "unprotect", "verbatim"]

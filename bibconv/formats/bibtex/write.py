@@ -5,7 +5,7 @@ the rest alphabetically), ``key = {value}``, indented by the ``indent`` option (
 a string such as ``"\t"``), a blank line between entries. Keys come from ``ctx.keys``, a
 :class:`bibconv.keys.KeyAssigner` (existing keys are kept, repeats get a suffix). Values go through
 :func:`bibconv.latex.encoder` (``ascii`` option: pure ASCII for classic ``bibtex``), titles also through
-:func:`latex.protect_case`, names through :func:`bibconv.names.format_bibtex_name`; identifiers (URL,
+:func:`latex.protect_case`, names through :func:`.names.format_bibtex_name`; identifiers (URL,
 DOI…) are written as they are.
 
 **Safe values.** Every value is written on one line between braces that BibTeX and bibtexparser both
@@ -147,7 +147,7 @@ def _encode_name_part(text: str, ascii_only: bool, warnings: list[str]) -> str:
 @lru_cache(maxsize=_CACHE)
 def _name_tex(name: Name, ascii_only: bool, extended: bool) -> tuple[str, tuple[str, ...]]:
     """A name in BibTeX form, with the warnings encoding it gave (names repeat across a file)."""
-    from bibconv.names import format_bibtex_name
+    from bibconv.formats.bibtex.names import format_bibtex_name
 
     warnings: list[str] = []
     text = format_bibtex_name(

@@ -63,7 +63,8 @@ def arxiv_names(links: list[Any]) -> tuple[Name, ...]:
     """Author links → names; the link's ``query=Family,+I`` settles multi-word family names."""
     from unidecode import unidecode
 
-    from bibconv.names import parse_name, parse_ris_name
+    from bibconv.formats.ris.names import parse_ris_name
+    from bibconv.names import parse_name
 
     names: list[Name] = []
     for link in links:

@@ -89,7 +89,8 @@ def first_date(*values: str | None) -> Any:
 
 def highwire(pairs: list[tuple[str, str]], base: str | None) -> Entry | None:
     """The Highwire Press ``citation_*`` tags Google Scholar reads; ``None`` without a title."""
-    from bibconv.names import parse_name, parse_ris_name
+    from bibconv.formats.ris.names import parse_ris_name
+    from bibconv.names import parse_name
 
     values: dict[str, list[str]] = {}
     authors: list[Name] = []
@@ -176,7 +177,8 @@ def name_parts(name: Name) -> dict[str, Any]:
 
 def dublin_core(pairs: list[tuple[str, str]]) -> Entry | None:
     """Dublin Core (``DC.*``, ``dcterms.*``) and PRISM tags; ``None`` without a title."""
-    from bibconv.names import parse_name, parse_ris_name
+    from bibconv.formats.ris.names import parse_ris_name
+    from bibconv.names import parse_name
 
     values: dict[str, list[str]] = {}
     for key, value in pairs:

@@ -58,6 +58,7 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar, cast
 from bibconv.arxiv import implied_fields
 from bibconv.csl import VERBATIM_VARS
 from bibconv.errors import ParseError, WriteError
+from bibconv.formats.ris.names import format_ris_name
 from bibconv.formats.ris.read import build_record, continue_value
 from bibconv.formats.ris.table import (
     CSL_TO_TY,
@@ -81,7 +82,6 @@ from bibconv.formats.ris.table import (
 )
 from bibconv.latex import strip_markup
 from bibconv.model import Date, Name, Record
-from bibconv.names import format_ris_name
 from bibconv.registry import EntryWriter, ReadContext, WriteContext, register
 from bibconv.textio import iter_lines, open_text
 

@@ -121,7 +121,7 @@ def _ris_type(record: Record) -> str:
 def _ris_name(name: Name) -> Name | None:
     """``Last, First, Suffix`` read back: a dropping particle joins the given names, a particle that
     is not lowercase the family; a literal holding a comma reads as a personal name."""
-    from bibconv.names import format_ris_name, parse_ris_name
+    from bibconv.formats.ris.names import format_ris_name, parse_ris_name
 
     text = one_line(format_ris_name(name))
     return parse_ris_name(text if name.literal is not None or "," in text else text + ",")

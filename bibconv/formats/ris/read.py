@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from bibconv.arxiv import parse_arxiv_id, without_implied
 from bibconv.csl import VERBATIM_VARS
+from bibconv.formats.ris.names import parse_ris_name
 from bibconv.formats.ris.table import (
     CSL_TO_TY,
     DATE_INFO_KEY,
@@ -28,7 +29,6 @@ from bibconv.formats.ris.table import (
 )
 from bibconv.latex import escape_markup
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
-from bibconv.names import parse_ris_name
 from bibconv.registry import ReadContext
 
 __all__ = ["DATE_INFO_KEY", "TY_KEY", "build_record", "continue_value"]

@@ -1,4 +1,4 @@
-r"""BibTeX's split of one name into First, von, Last and Jr parts; used by :mod:`bibconv.names`.
+r"""BibTeX's split of one name into First, von, Last and Jr parts (for :mod:`.names`).
 
 :func:`bibtex_parts` gives the same word lists as pybtex's :class:`~pybtex.database.Person` (the parse
 the ``bibtex`` program makes): the name is cut at commas at brace depth 0 (``von Last, First`` /

@@ -1,0 +1,295 @@
+r"""BibTeX name lists: split as BibTeX splits them, written so that BibTeX splits them back.
+
+:func:`split_bibtex_names` follows BibTeX on the **raw TeX**: the list is split on ``and`` at brace
+depth 0 — in any letter case, as BibTeX's own ``name_scan_for_and`` and pybtex do, so ``AND`` separates
+names too — and each name is parsed by pybtex's :class:`~pybtex.database.Person` (``First von Last``,
+``von Last, First``, ``von Last, Jr, First``) — :mod:`bibconv.formats.bibtex.name_parts` makes the same
+split several times faster for nearly every real name and asks pybtex for the rest; a bounded cache
+serves names that repeat — only then is each part decoded. BibTeX ``von`` becomes
+``non_dropping_particle``, ``Jr`` ``suffix``. A name wholly in braces (``{World Health Organization}``,
+``{{Double}}``) is a literal. ``others`` (from ``and others``) is kept as ``Name(literal="others")`` and
+written back as ``others``. biblatex's extended form (``family=…, given=…, prefix=…, suffix=…,
+useprefix=…``) is read directly: ``prefix`` is a non-dropping particle with ``useprefix=true`` and a
+dropping one otherwise (biblatex's default is ``useprefix=false``).
+
+The writers use :func:`format_bibtex_name` (the comma form, which BibTeX re-parses to the same parts).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+from bibconv import latex
+from bibconv.formats.bibtex.name_parts import bibtex_parts
+from bibconv.model import Name
+from bibconv.names_cjk import split_unspaced, unspaced
+
+__all__ = ["format_bibtex_name", "split_bibtex_names"]
+
+OTHERS = "others"
+_AND_RE = re.compile(r"\s+[Aa][Nn][Dd]\s+")
+_EXTENDED_RE = re.compile(r"^\s*(?:family|given|prefix|suffix|useprefix)\s*=", re.IGNORECASE)
+_SPACE_RE = re.compile(r"\s+")
+_COMMA_RE = re.compile(r"\s*,\s*")
+# Space-form accents and letter macros (``Fran\c cois``, ``Sz\H ol\H o``, ``Stra\ss e``) are one word
+# to TeX; they are braced before splitting so that the space does not split the name.
+_SPACE_ACCENT_RE = re.compile(r"\\([cHvkurdbtGUhf])\s+([A-Za-z]|\\[ij](?![A-Za-z]))")
+_SPACE_LETTER_RE = re.compile(r"\\(ss|o|O|aa|AA|ae|AE|oe|OE|l|L|i|j|dh|DH|th|TH|ng|NG|dj|DJ)\s+(?=[A-Za-z])")
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def _split_depth0(text: str, sep: re.Pattern[str]) -> list[str]:
+    """Split ``text`` on ``sep`` matches that sit at brace depth 0 (``\\{`` is no brace here)."""
+    if "{" not in text and "\\" not in text:
+        return sep.split(text)
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for m in _scanner(sep).finditer(text):
+        piece = m[0]
+        if piece == "{":
+            depth += 1
+        elif piece == "}":
+            depth = max(depth - 1, 0)
+        elif piece[0] != "\\" and depth == 0:
+            parts.append(text[start : m.start()])
+            start = m.end()
+    parts.append(text[start:])
+    return parts
+
+
+@lru_cache(maxsize=8)
+def _scanner(sep: re.Pattern[str]) -> re.Pattern[str]:
+    """Escapes, braces and ``sep`` in one pattern, leftmost first, as a left-to-right scan finds them."""
+    return re.compile(rf"\\.|[{{}}]|(?:{sep.pattern})", re.S | sep.flags)
+
+
+def _wholly_braced(text: str) -> bool:
+    if not (text.startswith("{") and text.endswith("}")):
+        return False
+    depth = 0
+    pos = 0
+    while pos < len(text):
+        ch = text[pos]
+        if ch == "\\":
+            pos += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0 and pos != len(text) - 1:
+                return False
+        pos += 1
+    return depth == 0
+
+
+@lru_cache(maxsize=8192)
+def _plain(text: str) -> str:
+    return latex.decode(text, markup=False) if latex.has_tex(text) else _SPACE_RE.sub(" ", text).strip()
+
+
+def _part(words: list[str]) -> str | None:
+    text = _plain(" ".join(words))
+    return text or None
+
+
+def split_bibtex_names(raw: str, *, warn: Callable[[str], None] | None = None) -> list[Name]:
+    r"""Split and parse a BibTeX name list (raw TeX) into names.
+
+    >>> [n.family for n in split_bibtex_names(r"Rodr{\'\i}guez, Pau and {Barnes and Noble}")]
+    ['Rodríguez', None]
+    """
+    raw = raw.strip()
+    if not raw:
+        return []
+    return [_parse_bibtex_name(part.strip(), warn) for part in _split_depth0(raw, _AND_RE) if part.strip()]
+
+
+def _parse_bibtex_name(text: str, warn: Callable[[str], None] | None) -> Name:
+    name, warnings = _parse_cached(text)
+    if warn is not None:
+        for message in warnings:
+            warn(message)
+    return name
+
+
+@lru_cache(maxsize=8192)
+def _parse_cached(text: str) -> tuple[Name, tuple[str, ...]]:
+    """One name and the warnings it gives; names repeat across a file (bounded, so memory stays flat)."""
+    warnings: list[str] = []
+    return _parse_name(text, warnings.append), tuple(warnings)
+
+
+def _parse_name(text: str, warn: Callable[[str], None]) -> Name:
+    if "\\" in text:
+        text = _SPACE_LETTER_RE.sub(r"{\\\1}", _SPACE_ACCENT_RE.sub(r"{\\\1{\2}}", text))
+    if text == OTHERS:
+        return Name(literal=OTHERS)
+    if _wholly_braced(text):
+        inner = text
+        while _wholly_braced(inner):
+            inner = inner[1:-1].strip()
+        return Name(literal=_plain(inner) or _plain(text))
+    if _EXTENDED_RE.match(text):
+        return _parse_extended(text, warn)
+    parts = bibtex_parts(text)
+    if parts is None:
+        from pybtex.exceptions import PybtexError
+
+        try:
+            from pybtex.database import Person
+
+            person = Person(text)
+        except (PybtexError, ValueError, IndexError) as exc:
+            warn(f"cannot split name {text!r} ({exc}); parts joined")
+            pieces = _split_depth0(text, _COMMA_RE)
+            return Name(family=_plain(pieces[0]) or None, given=_plain(" ".join(pieces[1:])) or None)
+        first = person.first_names + person.middle_names
+        parts = first, person.prelast_names, person.last_names, person.lineage_names
+    given = _part(parts[0])
+    particle = _part(parts[1])
+    family = _part(parts[2])
+    suffix = _part(parts[3])
+    if family is None and particle is not None:
+        family, particle = particle, None
+    if family is None and given is None:
+        return Name(literal=_plain(text))
+    unsplit = given is None and particle is None and suffix is None and "," not in text
+    if unsplit and (split := split_unspaced(family or "")):
+        family, given = split
+    return Name(family=family, given=given, non_dropping_particle=particle, suffix=suffix)
+
+
+def _parse_extended(text: str, warn: Callable[[str], None]) -> Name:
+    values: dict[str, str] = {}
+    for item in _split_depth0(text, _COMMA_RE):
+        key, sep, value = item.partition("=")
+        if not sep:
+            if item.strip():
+                warn(f"ignored {item.strip()!r} in name {text!r}")
+            continue
+        value = value.strip()
+        if _wholly_braced(value):
+            value = value[1:-1]
+        values[key.strip().lower()] = value
+    use_prefix = values.get("useprefix", "false").strip().lower() == "true"
+    prefix = _plain(values.get("prefix", "")) or None
+    return Name(
+        family=_plain(values.get("family", "")) or None,
+        given=_plain(values.get("given", "")) or None,
+        non_dropping_particle=prefix if use_prefix else None,
+        dropping_particle=None if use_prefix else prefix,
+        suffix=_plain(values.get("suffix", "")) or None,
+    )
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+_TIE_RE = re.compile(r"(?<!\\)~")
+_AND_WORD_RE = re.compile(r"(?:^|\s)and(?:\s|$)", re.IGNORECASE)
+
+
+def _first_is_lower(text: str) -> bool:
+    for ch in text:
+        if ch.isalpha():
+            return ch.islower()
+    return False
+
+
+def _risky(text: str, value: str) -> bool:
+    """Whether a name part would be split or cut by BibTeX unless braced."""
+    return (
+        "," in text
+        or _AND_WORD_RE.search(text) is not None
+        or _TIE_RE.search(value) is not None
+        or "$" in value  # math may hold spaces or a control space, which split a name
+        or "\\ " in value
+    )
+
+
+def _family_tex(family: str, enc: Callable[[str], str]) -> str:
+    value = enc(family)
+    words = family.split()
+    needs = (
+        _risky(family, value)
+        or len(words) != 1
+        or _first_is_lower(family)
+        or not family[:1].isalpha()
+        or family.lower() == OTHERS
+    )
+    return "{" + value + "}" if needs else value
+
+
+def _part_tex(text: str, enc: Callable[[str], str]) -> str:
+    value = enc(text)
+    return "{" + value + "}" if _risky(text, value) else value
+
+
+def _is_von(particle: str) -> bool:
+    return all(_first_is_lower(w) and w[:1].isalpha() for w in particle.split())
+
+
+def _extended(name: Name, enc: Callable[[str], str]) -> str:
+    parts = [
+        ("family", name.family),
+        ("given", name.given),
+        ("prefix", name.dropping_particle or name.non_dropping_particle),
+        ("suffix", name.suffix),
+    ]
+    text = ", ".join(f"{key}={{{enc(value)}}}" for key, value in parts if value)
+    return text + (", useprefix=true" if name.non_dropping_particle else ", useprefix=false")
+
+
+def format_bibtex_name(
+    name: Name, encode: Callable[[str], str] = _identity, *, extended: bool = False
+) -> str:
+    r"""A name in BibTeX's comma form: ``von Last, Jr, First`` / ``von Last, First`` / ``{Literal}``.
+
+    Parts (plain Unicode) are passed through ``encode``; a writer passes
+    ``functools.partial(latex.encode, markup=False)`` (``ascii=True`` for ``--ascii``).
+
+    * The family is braced when BibTeX would otherwise split or reinterpret it: a comma, the word
+      ``and``, a ``~``, several words, a lowercase or non-letter start.
+    * A family-only name whose family is braced gets a trailing comma (``{Ben Arous},``); a name
+      wholly in braces is a literal.
+    * Given names and suffixes are braced when they hold a comma, ``and``, ``~``, math or ``\ ``.
+    * A particle of lowercase words is written as BibTeX's ``von`` (``van der Waals, J. D.``); a
+      capitalised one can only be kept inside the braced family (``{De Leo}, Rossana``).
+    * Classic BibTeX has no dropping particle: it is written as ``von`` too, unless ``extended=True``
+      (biblatex), which writes such names — and names with a capitalised particle — in biblatex's
+      extended form ``family={…}, given={…}, prefix={…}, useprefix=false``, read back exactly by
+      :func:`split_bibtex_names`.
+
+    >>> format_bibtex_name(Name(family="Waals", given="J. D.", non_dropping_particle="van der"))
+    'van der Waals, J. D.'
+    """
+    if name.literal is not None:
+        return OTHERS if name.literal == OTHERS else "{" + encode(name.literal) + "}"
+    particle = name.non_dropping_particle or name.dropping_particle
+    if extended and (name.dropping_particle or (particle and not _is_von(particle))):
+        return _extended(name, encode)
+    family = name.family or ""
+    if particle and _is_von(particle):
+        last = encode(particle) + " " + (_family_tex(family, encode) if family else "{}")
+    elif particle:
+        last = "{" + encode(f"{particle} {family}".strip()) + "}"
+    else:
+        last = _family_tex(family, encode) if family else "{}"
+    if not particle and not name.suffix and family:
+        if name.given and (whole := unspaced(family, name.given)):
+            return encode(whole)  # 李小明: as written, read back into the same parts
+        if not name.given and split_unspaced(family):
+            return last + ","  # a family name alone that would otherwise read back split
+    first = _part_tex(name.given, encode) if name.given else ""
+    if name.suffix:
+        return f"{last}, {_part_tex(name.suffix, encode)}, {first}"
+    if first:
+        return f"{last}, {first}"
+    # A lone braced family would read back as a literal: the comma says "family, no given name".
+    return last + "," if last.startswith("{") and last.endswith("}") else last
