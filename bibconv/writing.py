@@ -83,7 +83,9 @@ class WriteContext:
 class EntryWriter:
     """A writer made of a header, one entry per record with a separator between two, and a
     footer; :meth:`write` puts them together. An entry takes its key from ``ctx.keys`` and
-    reports through ``ctx`` (:meth:`WriteContext.warn_once` for what is said once per output).
+    reports through ``ctx`` (:meth:`WriteContext.warn_once` for what is said once per output);
+    what it keeps for the entries after it goes in ``ctx.state`` and, for ``--jobs``, through
+    :meth:`carry` and :meth:`continue_from`.
 
     >>> class Titles(EntryWriter):
     ...     name, extensions, description = "titles", (".titles",), "one title a line"
@@ -114,6 +116,15 @@ class EntryWriter:
     def footer(self, ctx: WriteContext) -> str:
         """The text after the last entry (``ctx.entries`` have been written)."""
         return ""
+
+    def carry(self, ctx: WriteContext) -> Any:
+        """What the entries written so far leave for the ones after them (``None``: nothing), as a
+        value that compares and pickles: ``--jobs`` hands it to the piece after, and writes a
+        piece again when what came before it leaves something else than it was written with."""
+        return None
+
+    def continue_from(self, ctx: WriteContext, carried: Any) -> None:
+        """Go on as after entries that left ``carried`` (see :meth:`carry`)."""
 
     def write(self, records: Iterable[Record], stream: TextIO, ctx: WriteContext) -> None:
         """Write the header, each record's entry (the separator between two), and the footer."""

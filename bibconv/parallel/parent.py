@@ -50,6 +50,8 @@ class _Parent:
     ctx: WriteContext  # the output's: options, reports, kinds warned once
     separator: bytes
     keys: KeyAssigner
+    redo: Callable[[Task, Any], Result]  # a piece written again, after what came before it
+    carried: Any = None  # what the entries written so far leave for the next (EntryWriter.carry)
     entries: int = 0
     line: int = 1  # where the next guessed piece starts (bibconv.parallel.pieces.Piece.guess)
     index: int = 0
@@ -124,7 +126,7 @@ class _GuessError(Exception):
         self.piece = piece
 
 
-_Queue = deque[tuple[int, "Future[Result] | None", Piece | None]]
+_Queue = deque[tuple[int, "Future[Result] | None", Piece | None, Task | None]]
 
 
 def _shift(reports: list[Diagnostic], lines: int, items: int) -> None:
@@ -138,13 +140,15 @@ def _shift(reports: list[Diagnostic], lines: int, items: int) -> None:
 
 
 def _drain_one(queue: _Queue, parent: _Parent, progress: Any, after_input: Callable[[], None] | None) -> None:
-    number, future, piece = queue.popleft()
+    number, future, piece, task = queue.popleft()
     if piece is not None and piece.guess:
         # A guess starts where the previous one ended: the parent counts its lines and items.
         at = Piece(b"", parent.line, parent.index, offset=piece.offset)
         if future is None:  # the layout gave out: cut the rest by parsing it
             raise _GuessError(number, at)
         result = future.result()
+        if not result.retry and result.started_from != parent.carried and task is not None:
+            result = parent.redo(task, parent.carried)
         if result.retry:
             raise _GuessError(number, at)
         _shift(result.read_reports, parent.line - 1, parent.index)
@@ -157,6 +161,9 @@ def _drain_one(queue: _Queue, parent: _Parent, progress: Any, after_input: Calla
         return
     else:
         result = future.result()
+    if result.started_from != parent.carried and task is not None:  # written before what came first
+        result = parent.redo(task, parent.carried)
+    parent.carried = result.carried
     count = parent.take(result)
     if progress is not None:
         progress.add(count)
@@ -181,6 +188,7 @@ def _executor(jobs: int) -> Any:
 def _feed(
     executor: Any,
     job: Job,
+    parent: _Parent,
     queue: _Queue,
     jobs: int,
     todo: Iterator[tuple[int, Task | None]],
@@ -191,8 +199,8 @@ def _feed(
     for number, task in todo:
         piece = None if task is None else task[2]
         skip = piece is None or (piece.guess and not piece.data)  # an input's end; no more guesses
-        future = None if skip else submit(task)
-        queue.append((number, future, None if piece is None else replace(piece, data=b"")))
+        future = None if skip else submit(task, parent.carried)
+        queue.append((number, future, None if piece is None else replace(piece, data=b""), task))
         while len(queue) > 2 * jobs or (queue and task is None and queue[0][1] is None):
             drain()
     while queue:
@@ -220,19 +228,29 @@ def run(
     out = byte_writer(stream)
     out(writer.header(ctx).encode("utf-8"))
     separator = str(getattr(writer, "separator", "")).encode("utf-8")
-    parent = _Parent(out, job.token, ctx, separator, keys)
-    queue: _Queue = deque()
     executor = _executor(jobs)
+
+    def redo(task: Task, carried: Any) -> Result:
+        return cast(Result, executor.submit(work, job, task, carried).result())
+
+    parent = _Parent(out, job.token, ctx, separator, keys, redo)
+    queue: _Queue = deque()
     try:
         todo = tasks(inputs, progress)
         while True:
             try:
                 _feed(
-                    executor, job, queue, jobs, todo, lambda: _drain_one(queue, parent, progress, after_input)
+                    executor,
+                    job,
+                    parent,
+                    queue,
+                    jobs,
+                    todo,
+                    lambda: _drain_one(queue, parent, progress, after_input),
                 )
                 break
             except _GuessError as retry:
-                for _, dropped, _ in queue:
+                for _, dropped, _, _ in queue:
                     if dropped is not None:
                         dropped.cancel()
                 queue.clear()

@@ -103,6 +103,8 @@ class Result:
     error: tuple[str, str, SourceSpan, str | None] | None = None
     retry: bool = False  # the piece was a guess that its reading did not confirm
     lines: int = 0  # a guess: its line ends
+    started_from: Any = None  # what the entries before this piece left (EntryWriter.carry)
+    carried: Any = None  # and what they leave with this piece's entries
 
 
 def start_worker(parent: int) -> None:
@@ -151,6 +153,8 @@ def _write(job: Job, records: list[Record], result: Result) -> None:
     keys = MarkingKeys(job.key_format, job.token)
     reports: list[Diagnostic] = []
     ctx = _PieceContext(options=dict(job.write_options), diagnostics=reports, keys=keys)
+    if result.started_from is not None:
+        writer.continue_from(ctx, result.started_from)
     entries = []
     for i, record in enumerate(records):
         keys.index = i
@@ -162,12 +166,15 @@ def _write(job: Job, records: list[Record], result: Result) -> None:
     separator = getattr(writer, "separator", "")
     result.text = encoded(separator.join(entries), token, re.compile(re.escape(token) + rb"(\d+)z"))
     result.keys = keys.proposals
+    carry = getattr(writer, "carry", None)
+    result.carried = carry(ctx) if callable(carry) else None
 
 
-def work(job: Job, task: Task) -> Result:
-    """Read one piece and write its records (in a worker process)."""
+def work(job: Job, task: Task, carried: Any = None) -> Result:
+    """Read one piece and write its records (in a worker process), the writer going on from what
+    the entries before the piece left (``carried``: see :meth:`bibconv.writing.EntryWriter.carry`)."""
     name, filename, piece = task
-    result = Result()
+    result = Result(started_from=carried, carried=carried)
     records = _read(job, name, filename, piece, result)
     if result.error is not None or result.retry:
         return result

@@ -407,14 +407,25 @@ class _Writer(EntryWriter):
     dialect: ClassVar[str]
     separator: ClassVar[str] = "\n"
 
-    def entry(self, record: Record, ctx: WriteContext) -> str:
-        indent = ctx.option("indent", 2)
-        pad = " " * indent if isinstance(indent, int) else str(indent or "")
-        key = f"{self.dialect}:entries"  # one per output: it keeps what @preamble blocks define
+    def _entries(self, ctx: WriteContext) -> _EntryWriter:
+        """The entry writer of this output: it keeps what the kept ``@preamble`` blocks define."""
+        key = f"{self.dialect}:entries"
         entries = ctx.state.get(key)
         if entries is None:
             entries = ctx.state[key] = _EntryWriter(self.dialect, ctx)
-        return cast(_EntryWriter, entries).text(ctx.keys.assign(record), pad)
+        return cast(_EntryWriter, entries)
+
+    def entry(self, record: Record, ctx: WriteContext) -> str:
+        indent = ctx.option("indent", 2)
+        pad = " " * indent if isinstance(indent, int) else str(indent or "")
+        return self._entries(ctx).text(ctx.keys.assign(record), pad)
+
+    def carry(self, ctx: WriteContext) -> frozenset[str] | None:
+        """The commands the ``@preamble`` blocks written so far define (they may be used after)."""
+        return frozenset(self._entries(ctx).defined) or None
+
+    def continue_from(self, ctx: WriteContext, carried: frozenset[str]) -> None:
+        self._entries(ctx).defined.update(carried)
 
     def project(self, record: Record) -> Record:
         """What ``record`` reads back as from this output (:mod:`~bibconv.formats.bibtex.project`)."""
