@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import FrozenInstanceError, dataclass, field, replace
 from typing import Any, NoReturn, TypeVar
 
 from bibconv.names_cjk import is_cjk
@@ -406,7 +406,7 @@ _AS_GIVEN = frozenset({"type", "id", "arxiv", "origin", "source"})
 """Record attributes that ``__post_init__`` leaves as they are."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Record:
     """One bibliographic item in CSL-JSON's vocabulary.
 
@@ -422,9 +422,14 @@ class Record:
     * ``source`` is the entry as its input wrote it (:class:`Source`), for a writer of the same
       format; it does not count in equality, and other writers never look at it.
 
+    A record is immutable; :meth:`replace` (or ``dataclasses.replace``) makes a changed copy, and
+    takes CSL variables by name as well as attributes (see :mod:`bibconv.record_changes`).
+
     >>> r = Record(type="article-journal", fields={"title": "On Things"})
     >>> r.title, r.with_fields(volume="3").fields["volume"]
     ('On Things', '3')
+    >>> r.replace(title="On Other Things", container_title="Mind", issued="1950-10").fields
+    FrozenDict({'title': 'On Other Things', 'container-title': 'Mind'})
     """
 
     type: str = "document"
@@ -438,12 +443,36 @@ class Record:
     origin: SourceSpan | None = field(default=None, compare=False)
     source: Source | None = field(default=None, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "fields", _frozen(self.fields))
-        object.__setattr__(self, "names", _frozen({k: tuple(v) for k, v in self.names.items()}))
-        object.__setattr__(self, "dates", _frozen(self.dates))
-        object.__setattr__(self, "extra", _frozen(self.extra))
-        object.__setattr__(self, "keywords", tuple(self.keywords))
+    def __init__(
+        self,
+        type: str = "document",
+        id: str | None = None,
+        fields: Mapping[str, str] | None = None,
+        names: Mapping[str, Iterable[Name]] | None = None,
+        dates: Mapping[str, Date] | None = None,
+        keywords: Iterable[str] = (),
+        arxiv: Arxiv | None = None,
+        extra: Mapping[str, Any] | None = None,
+        origin: SourceSpan | None = None,
+        source: Source | None = None,
+        **variables: Any,
+    ) -> None:
+        """The attributes, and CSL variables by keyword (``title=…``, ``container_title=…``)."""
+        if variables:
+            from bibconv.record_changes import apply_variables
+
+            fields, names, dates = apply_variables(fields or {}, names or {}, dates or {}, variables)
+        setter = object.__setattr__
+        setter(self, "type", type)
+        setter(self, "id", id)
+        setter(self, "fields", _frozen(fields))
+        setter(self, "names", _frozen({k: tuple(v) for k, v in names.items()} if names else None))
+        setter(self, "dates", _frozen(dates))
+        setter(self, "keywords", tuple(keywords))
+        setter(self, "arxiv", arxiv)
+        setter(self, "extra", _frozen(extra))
+        setter(self, "origin", origin)
+        setter(self, "source", source)
 
     @property
     def title(self) -> str | None:
@@ -468,7 +497,8 @@ class Record:
         return replace(self, fields=merged)
 
     def replace(self, **changes: Any) -> Record:
-        """A copy with the given attributes changed."""
+        """A copy with the given attributes (``id=…``, ``fields=…``) or CSL variables (``title=…``,
+        ``container_title=…``, ``author=[Name(…)]``, ``issued="2020-05"``; ``None`` removes one) changed."""
         if type(self) is Record and changes.keys() <= _AS_GIVEN:  # nothing to freeze: copy the slots
             copy = object.__new__(Record)
             for name in Record.__slots__:
@@ -518,3 +548,21 @@ class Source:
             and record.arxiv == read.arxiv
             and record.extra == read.extra
         )
+
+
+def _immutable(cls: type) -> None:
+    """Make assigning to an attribute of ``cls`` say how to change such an object instead."""
+
+    def refuse(self: object, name: str, value: object = None) -> None:
+        kind = type(self).__name__
+        how = f"record.replace({name}=…)" if kind == "Record" else f"dataclasses.replace(obj, {name}=…)"
+        raise FrozenInstanceError(
+            f"cannot set {name!r}: a {kind} is immutable; make a changed copy with {how}"
+        )
+
+    cls.__setattr__ = refuse  # type: ignore[method-assign]
+    cls.__delattr__ = refuse  # type: ignore[method-assign,assignment]
+
+
+for _cls in (Name, Date, Arxiv, Record, SourceSpan, Source):
+    _immutable(_cls)
