@@ -193,12 +193,13 @@ def read(source: Source, format: str | None = None, **kwargs: Any) -> list[Recor
 def write(
     records: Iterable[Record],
     format: str,
-    dest: str | os.PathLike[str] | TextIO | None = None,
+    dest: str | os.PathLike[str] | TextIO | IO[bytes] | None = None,
     *,
     diagnostics: list[Diagnostic] | None = None,
     **options: Any,
 ) -> str | None:
-    """Write ``records`` in ``format``: to a path (atomically), to a text stream, or return the text.
+    """Write ``records`` in ``format``: to a path (atomically), to a text or binary file object
+    (UTF-8), or return the text.
 
     Options go to the writer (``ascii=True``, ``key_format="authyear"``, ``indent=2``…).
 
@@ -221,8 +222,32 @@ def write(
         with atomic_output(dest) as stream:
             writer.write(records, stream, ctx)
         return None
-    writer.write(records, dest, ctx)
+    if _is_binary(dest):
+        binary: Any = dest
+        text = io.TextIOWrapper(binary, encoding="utf-8", newline="", write_through=True)
+        try:
+            writer.write(records, text, ctx)
+            text.flush()
+        finally:
+            text.detach()  # the caller's stream stays open
+        return None
+    writer.write(records, dest, ctx)  # type: ignore[arg-type]
     return None
+
+
+def _is_binary(stream: object) -> bool:
+    """Whether a file object takes bytes (``BytesIO``, ``open(…, "wb")``, a socket's file)."""
+    if isinstance(stream, io.TextIOBase):
+        return False
+    if isinstance(stream, (io.BufferedIOBase, io.RawIOBase)) or "b" in str(getattr(stream, "mode", "")):
+        return True
+    if not hasattr(stream, "write"):
+        raise TypeError(f"cannot write to a {type(stream).__name__}: give a path, a file object or None")
+    try:
+        stream.write("")
+    except TypeError:
+        return True
+    return False
 
 
 def convert(text: str | bytes, to: str, from_: str | None = None, **options: Any) -> str:
@@ -247,21 +272,44 @@ def _file_records(
     progress: Progress | None,
     after_input: Callable[[], None] | None,
 ) -> Iterator[Record]:
-    """The records of each source in turn (``-``: standard input), progress told of them."""
+    """The records of each source in turn (``-``: standard input), progress told of them; a source
+    that gives none is an error (a warning when not ``strict``) unless its reader said why."""
     for name in sources:
         source = name if name == "-" else Path(name)
+        before = len(diagnostics)
+        count = 0
         if progress is None or not progress.enabled or name == "-":
-            yield from iter_records(source, from_, strict=strict, diagnostics=diagnostics, **options)
+            for record in iter_records(source, from_, strict=strict, diagnostics=diagnostics, **options):
+                count += 1
+                yield record
         else:  # open the file here to follow how much of it has been read
             with open(name, "rb") as handle:
                 progress.watch(handle)
                 for record in iter_records(
                     handle, from_, strict=strict, diagnostics=diagnostics, filename=name, **options
                 ):
+                    count += 1
                     progress.add()
                     yield record
+        if not count and not _said_why(diagnostics[before:]):
+            _no_records(name, strict, diagnostics)
         if after_input is not None:
             after_input()
+
+
+def _said_why(diagnostics: list[Diagnostic]) -> bool:
+    """Whether a reader reported why its input gave no record (a skipped one, or "no records")."""
+    return any(d.severity == "error" or "no record" in d.message for d in diagnostics)
+
+
+def _no_records(name: str, strict: bool, diagnostics: list[Diagnostic]) -> None:
+    """Report an input that gave no record: an error naming it, a warning when not ``strict``."""
+    empty = name != "-" and os.path.getsize(name) == 0
+    message = "the input is empty: no records" if empty else "no records found in the input"
+    span = SourceSpan("<stdin>" if name == "-" else name)
+    if strict:
+        raise ReadError(message + " (--skip-invalid goes on without it)", span)
+    diagnostics.append(Diagnostic(message, span, None, "warning"))
 
 
 def _selected(
