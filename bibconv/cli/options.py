@@ -20,6 +20,9 @@ __all__ = [
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+KEY_FORMATS = ("authyeartitle", "authyear", "arxiv", "bbt", "id")
+""":data:`bibconv.keys.KEY_FORMATS`, spelt out so that the command line starts without importing keys."""
+
 
 def _bundle(*decorators: Callable[[Any], Any]) -> Callable[[F], F]:
     """One decorator applying ``decorators`` so that the options show in the order given."""
@@ -84,7 +87,13 @@ write_options = _bundle(
         help="BibTeX: write every entry from its fields (TeX encoded again, @string macros expanded, "
         "bibconv's field order) rather than as read.",
     ),
-    click.option("--key-format", metavar="PATTERN", help="Citation keys for records without one."),
+    click.option(
+        "--key-format",
+        type=click.Choice(KEY_FORMATS, case_sensitive=False),
+        help="Citation keys for records without one: authyeartitle (rodriguez2026attention, the default),"
+        " authyear (rodriguez2026), arxiv (arXiv's export), bbt (Better BibTeX's"
+        " rodriguezAttentionMamba2026), id (the arXiv id or DOI).",
+    ),
 )
 
 select_options = _bundle(
