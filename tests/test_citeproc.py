@@ -1,0 +1,140 @@
+"""``pandoc --citeproc`` renders the same bibliography from bibconv's BibTeX and from its CSL-JSON.
+
+Real inputs (read from the shared folder) and the README's example are converted to BibTeX, biblatex
+and CSL-JSON; pandoc renders each in its default style (Chicago author-date) and in IEEE (numeric,
+``fixtures/styles/ieee.csl``). The entries must show the same words (authors, title, container, year,
+genre, language) and, in quotes, the same title with its case. What differs because of pandoc's own
+BibTeX reader is taken out first, each rule with its reason (``PANDOC_OWN``).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bibconv import api
+from tests.tools import require_shared, require_tool
+
+ROOT = Path(__file__).resolve().parents[1]
+IEEE = ROOT / "fixtures" / "styles" / "ieee.csl"
+README_EXAMPLE = ROOT / "fixtures" / "text" / "own" / "numbered_en.txt"
+
+SHARED_INPUTS = [
+    ("corpus", "bibtex", "bbt_import_Better_BibTeX.006.bib"),
+    ("corpus", "bibtex", "pubs_crossref_doi_10.1086_307221.bib"),
+    ("corpus", "bibtex", "bibtexparser_features.bib"),
+    ("corpus", "atom-api", "pubs2019_id_astro-ph_9812133.xml"),
+    ("corpus", "atom-api", "arxivpy2026_id_2104.12255v1.xml"),
+    ("corpus", "ris", "jabref_RisImporterTest1.ris"),
+]
+
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+
+# What pandoc does differently when it reads BibTeX, each taken out of both renderings.
+PANDOC_OWN: list[tuple[str, str, str]] = [
+    # pandoc's BibTeX reader turns $…$ into math (shown as its text); CSL-JSON has no math, the
+    # TeX source is the text.
+    (r"\$", "", "math is typeset from BibTeX, kept as its TeX source in CSL-JSON"),
+    # pandoc's BibTeX reader ignores `day` (biblatex has only `date`), so the day and the
+    # month-day forms of a date differ; the year is compared.
+    (rf"\b\d{{1,2}}-{_MONTH}-(\d{{4}})", r"\1", "`day` is not read from BibTeX"),
+    # @online is a webpage for pandoc: Chicago repeats its full date after the title.
+    (rf"(?<=[”.] ){_MONTH} \d{{1,2}}, \d{{4}}\. ", "", "@online is read as a webpage"),
+    (rf"\b{_MONTH}( \d{{1,2}},)?( |(?=[.,]))", "", "`day` is not read from BibTeX"),
+    # eprint and archivePrefix are not read as the publisher (CSL-JSON: publisher "arXiv").
+    (r"\barXiv\b[.,]?", "", "`archivePrefix` is not read as the publisher"),
+    # @online is a webpage for pandoc: IEEE prints "[Online]. Available: URL" for it only.
+    (r"\[Online\]\. Available: ", "", "@online is read as a webpage"),
+    (r"(?i)https?://\S+?(?=\.?(\s|$))", "", "@online is read as a webpage (URLs shown for it alone)"),
+]
+
+
+def _normal(entry: str) -> str:
+    for pattern, replacement, _reason in PANDOC_OWN:
+        entry = re.sub(pattern, replacement, entry)
+    return entry
+
+
+def _words(entry: str) -> Counter[str]:
+    return Counter(w.casefold() for w in re.findall(r"\w+", _normal(entry)))
+
+
+def _titles(entry: str) -> list[str]:
+    """The quoted titles of an entry, with their case (both styles quote article titles)."""
+    return [t.rstrip(".,:;") for t in re.findall(r"“([^”]*)”", _normal(entry))]
+
+
+def render(bibliography: str, ext: str, workdir: Path, style: Path | None) -> list[str]:
+    """The entries ``pandoc --citeproc`` prints for every record of ``bibliography``."""
+    source = workdir / f"refs{ext}"
+    source.write_text(bibliography, encoding="utf-8")
+    args = [require_tool("pandoc"), "--citeproc", f"--bibliography={source}", "-t", "plain", "--wrap=none"]
+    if style is not None:
+        args.append(f"--csl={style}")
+    done = subprocess.run(args, input="---\nnocite: '@*'\n---\n", capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return [e.strip() for e in done.stdout.split("\n\n") if e.strip()]
+
+
+def _inputs() -> list[tuple[str, ...]]:
+    return [("README", str(README_EXAMPLE))] + [("shared", *parts) for parts in SHARED_INPUTS]
+
+
+def _path(spec: tuple[str, ...]) -> Path:
+    return Path(spec[1]) if spec[0] == "README" else require_shared(*spec[1:])
+
+
+# What pandoc's BibTeX reader does to one input: the words it drops and whether it changes the
+# case of a title, with the reason.
+PANDOC_ON_INPUT: dict[str, tuple[frozenset[str], bool, str]] = {
+    "jabref_RisImporterTest1.ris": (
+        frozenset({"kmptnd"}),
+        False,
+        "a document's container (RIS T2 of TY OTHER) is `booktitle` of @misc, which pandoc does not "
+        "read (nor do BibTeX's styles print it)",
+    ),
+    "bbt_import_Better_BibTeX.006.bib": (
+        frozenset(),
+        True,
+        r"pandoc protects the special character {\~n} from case changes (BibTeX changes its case)",
+    ),
+}
+# pandoc's BibTeX reader stores English titles in sentence case (CSL's convention for input data);
+# IEEE prints titles as stored, so their case differs from CSL-JSON's as written.
+SENTENCE_CASED_STYLES = {"ieee"}
+
+
+@pytest.mark.parametrize("dialect", ["bibtex", "biblatex"])
+@pytest.mark.parametrize("style", ["default", "ieee"])
+@pytest.mark.parametrize("spec", _inputs(), ids=lambda s: Path(s[-1]).name)
+def test_pandoc_renders_the_same_from_bibtex_and_csljson(
+    spec: tuple[str, ...], style: str, dialect: str, tmp_path: Path
+) -> None:
+    path = _path(spec)
+    records = api.read(str(path), strict=False)
+    csl = None if style == "default" else IEEE
+    ours = render(str(api.write(records, "csljson")), ".json", tmp_path, csl)
+    ext = ".bib" if dialect == "bibtex" else ".biblatex"
+    theirs = render(str(api.write(records, dialect)), ext, tmp_path, csl)
+    assert len(theirs) == len(ours) > 0
+    dropped, recased, _reason = PANDOC_ON_INPUT.get(path.name, (frozenset(), False, ""))
+    fold = recased or style in SENTENCE_CASED_STYLES
+    differences = [
+        (b, c)
+        for b, c in zip(theirs, ours, strict=True)
+        if _kept(_words(b), dropped) != _kept(_words(c), dropped)
+        or _cased(_titles(b), fold) != _cased(_titles(c), fold)
+    ]
+    assert differences == []
+
+
+def _kept(words: Counter[str], dropped: frozenset[str]) -> Counter[str]:
+    return Counter({w: n for w, n in words.items() if w not in dropped})
+
+
+def _cased(titles: list[str], fold: bool) -> list[str]:
+    return [t.casefold() for t in titles] if fold else titles
