@@ -55,7 +55,17 @@ from bibconv.latex.tables import (
     VERBATIM_MACROS,
 )
 
-__all__ = ["decode", "encode", "escape_markup", "has_tex", "is_known_macro", "protect_case", "strip_markup"]
+__all__ = [
+    "MAX_TEX_DEPTH",
+    "TexDepthError",
+    "decode",
+    "encode",
+    "escape_markup",
+    "has_tex",
+    "is_known_macro",
+    "protect_case",
+    "strip_markup",
+]
 
 # A consuming character class first lets the engine skip plain text with its charset scan; the
 # lookbehinds then check the character found (``--``, ``!```…). Equivalent to
@@ -175,18 +185,45 @@ def _render_run(run: str, at_end: bool, markup: bool) -> str:
     return "".join(tags[:before]) + " " + "".join(tags[before:])
 
 
+MAX_TEX_DEPTH = 64
+"""Deepest nesting of TeX groups :func:`decode` reads (real values nest a few levels)."""
+
+
+class TexDepthError(ValueError):
+    """TeX nested deeper than :data:`MAX_TEX_DEPTH` (readers report it as a bad record)."""
+
+
 def _general(text: str) -> str:
-    """Decode with pylatexenc's parser and bibconv's renderer."""
+    """Decode with pylatexenc's parser and bibconv's renderer (nesting bounded by :data:`MAX_TEX_DEPTH`)."""
     from pylatexenc.latexwalker import LatexWalker, LatexWalkerError
 
+    if _depth(text) > MAX_TEX_DEPTH:
+        raise TexDepthError(f"TeX groups nested more than {MAX_TEX_DEPTH} deep")
     # BibTeX values have no comments: a bare ``50%`` is text.
     text = _escape_stray_braces(_PERCENT_RE.sub(lambda m: m[1] + _PCT, text))
     walker = LatexWalker(text, latex_context=_walker_db(), tolerant_parsing=True)
     try:
         nodes, _, _ = walker.get_latex_nodes()
-    except (LatexWalkerError, IndexError, ValueError):
+        return _Renderer().nodes(nodes or [], False).replace(_PCT, "%")
+    except (LatexWalkerError, IndexError, ValueError, KeyError, TypeError):
         return text.replace(_PCT, "%")
-    return _Renderer().nodes(nodes or [], False).replace(_PCT, "%")
+    except RecursionError:  # macros taking macros as arguments, without braces
+        raise TexDepthError("TeX macros nested too deeply to read") from None
+
+
+def _depth(text: str) -> int:
+    """The deepest brace nesting in ``text`` (escaped braces do not count)."""
+    if "{" not in text:
+        return 0
+    depth = deepest = 0
+    for m in _BRACE_RE.finditer(text):
+        brace = m[0]
+        if brace == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif brace == "}" and depth:
+            depth -= 1
+    return deepest
 
 
 def _escape_stray_braces(text: str) -> str:

@@ -9,8 +9,11 @@ time grows with the square of the depth); deep inline HTML and BibTeX braces jus
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
+
+import pytest
 
 from tests.hostile._support import ROOT, assert_confined, assert_memory, broken_input, run_cli
 
@@ -115,4 +118,54 @@ def test_deep_bibtex_braces_read(tmp_path: Path) -> None:
         ("good1", "First"),
         ("deep2", '<span class="nocase">Deep</span>'),
         ("good3", "Third"),
+    ]
+
+
+def _nested(opener: str, depth: int = 200) -> str:
+    return opener * depth + "x" + "}" * depth
+
+
+def _deep_tex_inputs(deep: str) -> dict[str, tuple[str, str]]:
+    """One input per format: a good record, then one whose title nests TeX ``deep`` (line 2 or 3)."""
+    atom_entry = "<entry><id>http://arxiv.org/abs/2101.0000{n}v1</id><title>{title}</title></entry>\n"
+    jsonl = '{{"id": "2101.0000{n}", "title": {title}, "authors": "A. B", "abstract": "x"}}\n'
+    return {
+        "deep.bib": ("@book{good1, title = {First}}\n@book{deep2, title = {" + deep + "}}\n", ":2: "),
+        "deep.atom": (
+            '<feed xmlns="http://www.w3.org/2005/Atom">\n'
+            + atom_entry.format(n=1, title="First")
+            + atom_entry.format(n=2, title=deep)
+            + "</feed>\n",
+            ":3: ",
+        ),
+        "deep.jsonl": (
+            jsonl.format(n=1, title='"First"') + jsonl.format(n=2, title=json.dumps(deep)),
+            ":2: ",
+        ),
+        "deep.txt": (
+            f"Papers\n\n• First paper\n\n  Ann Lee · 2026\n\n• {deep}\n\n  Ann Lee · 2026\n",
+            ":7: ",
+        ),
+    }
+
+
+def test_deep_tex_is_a_bad_record_in_every_reader(tmp_path: Path) -> None:
+    """200 nested ``\\"{`` (888 bytes) gave a RecursionError through --skip-invalid."""
+    for name, (text, line) in _deep_tex_inputs(_nested('\\"{')).items():
+        folder = tmp_path / name.replace(".", "_")
+        folder.mkdir()
+        location = re.escape(name) + line
+        broken_input(folder, name, text.encode(), location + r"TeX groups nested more than 64 deep.*", good=1)
+
+
+@pytest.mark.parametrize("opener", ["\\'{", "\\c{", "\\v{", "\\url{", "\\href{x}{", "\\textcolor{red}{"])
+def test_deep_tex_through_any_macro_is_one_skipped_record(opener: str) -> None:
+    import bibconv
+
+    diagnostics: list[bibconv.Diagnostic] = []
+    text = "@book{good1, title = {First}}\n@book{deep2, title = {" + _nested(opener) + "}}\n"
+    records = bibconv.read(text, "bibtex", strict=False, diagnostics=diagnostics)
+    assert [r.id for r in records] == ["good1"]
+    assert [d.message for d in diagnostics if d.severity == "error"] == [
+        "TeX groups nested more than 64 deep"
     ]

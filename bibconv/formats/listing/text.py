@@ -95,6 +95,14 @@ def _links(entry: Entry, line: str) -> bool:
     return True
 
 
+def _record(pending: _Pending, lang: str | None, ctx: ReadContext) -> Iterator[Record]:
+    """The entry's record, or nothing when its text cannot be read (reported through ``ctx.fail``)."""
+    try:
+        yield _entry(pending, lang).to_record(ctx.span(pending.line))
+    except ValueError as exc:  # TeX nested too deeply, a number too large
+        ctx.fail(ParseError(str(exc), ctx.span(pending.line)))
+
+
 def _entry(pending: _Pending, lang: str | None) -> Entry:
     """Title, byline and abstract of one entry."""
     entry = Entry(title=pending.title)
@@ -160,7 +168,7 @@ class TextListingReader:
             if match and (family is None or (_family(match["marker"]) == family and indent <= marker_indent)):
                 if pending is not None:
                     count += 1
-                    yield _entry(pending, lang).to_record(ctx.span(pending.line))
+                    yield from _record(pending, lang, ctx)
                 if family is None:
                     family, marker_indent = _family(match["marker"]), indent
                 pending = _Pending(number, match["text"].strip())
@@ -173,13 +181,13 @@ class TextListingReader:
                 elif body_indent > marker_indent >= indent:
                     # An unindented line among indented entries is a heading, not part of an entry.
                     count += 1
-                    yield _entry(pending, lang).to_record(ctx.span(pending.line))
+                    yield from _record(pending, lang, ctx)
                     pending = None
                     continue
             pending.add(line)
         if pending is not None:
             count += 1
-            yield _entry(pending, lang).to_record(ctx.span(pending.line))
+            yield from _record(pending, lang, ctx)
         if count == 0:
             ctx.fail(
                 ParseError(
