@@ -187,3 +187,28 @@ def test_pages_without_papers_are_errors_that_name_the_file() -> None:
         records, diagnostics = _read(path, strict=False)
         assert records == []
         assert [d.severity for d in diagnostics] == ["warning"]
+
+
+def test_detect_explain_names_each_reader_and_what_it_found() -> None:
+    from click.testing import CliRunner
+
+    from bibconv.cli import main
+
+    homepage = require_shared("corpus", "html-wild", "homepage_igel_publications.html")
+    primo = require_shared("corpus", "html-wild", "obv_primo_search.html")
+    result = CliRunner().invoke(main, ["detect", "--explain", str(homepage), str(primo)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert f"{homepage}: html" in lines
+    assert "  dblp: does not claim it" in lines
+    assert "  generic: claims it, 317 paper(s)" in lines
+    assert "  primo: claims it, 1 paper(s)" in lines
+    assert "  generic: not used (a site reader found papers); would find 0" in lines
+
+
+def test_records_say_which_reader_made_them_and_where() -> None:
+    records, _ = _read(require_shared("corpus", "html-wild", "homepage_igel_publications.html"))
+    origin = records[0].origin
+    assert origin is not None
+    assert (origin.reader, origin.index) == ("generic", 0)
+    assert str(origin).endswith("(generic, div#inner-page div.publication[1])")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -41,20 +42,55 @@ def formats() -> None:
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
-def detect(files: tuple[str, ...]) -> None:
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="For a web page, say which site reader and whether the generic reader claims it, and how "
+    "many papers each finds.",
+)
+def detect(files: tuple[str, ...], explain: bool) -> None:
     """Print the detected format of each FILE ('-' for standard input).
 
     \b
-    Example:
+    Examples:
       bibconv detect refs.bib feed.xml listing.html
+      bibconv detect --explain listing.html
     """
     from bibconv.api import detect as detect_source
 
     status = 0
     for path in files:
         try:
-            click.echo(f"{path}: {detect_source(path)}")
+            name = detect_source(path)
+            click.echo(f"{path}: {name}")
+            if explain and name == "html":
+                _explain_page(path)
         except BibconvError as exc:
             click.echo(f"{path}: {exc}", err=True)
             status = EXIT_INPUT
     sys.exit(status)
+
+
+def _explain_page(path: str) -> None:
+    """One line per listing reader: claimed or not, and the papers it finds."""
+    from bibconv.formats.listing.html import explain
+    from bibconv.registry import ReadContext
+
+    if path == "-":
+        click.echo("  --explain reads a saved page: give its file name, not standard input")
+        return
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        click.echo(f"  cannot read the page: {exc.strerror}")
+        return
+    try:
+        findings = explain(data, ReadContext(path, strict=False))
+    except (ValueError, RuntimeError) as exc:
+        click.echo(f"  cannot parse the page as HTML: {exc}")
+        return
+    for finding in findings:
+        said = f"claims it, {finding.items} paper(s)" if finding.claimed else "does not claim it"
+        if not finding.claimed and finding.reader == "generic":
+            said = f"not used (a site reader found papers); would find {finding.items}"
+        click.echo(f"  {finding.reader}: {said}")

@@ -39,7 +39,7 @@ from bibconv.formats.listing.dom import absolute, clean, decode_html, parse
 from bibconv.model import Name, Record
 from bibconv.registry import ReadContext, register
 
-__all__ = ["HtmlListingReader", "load_page", "page_of"]
+__all__ = ["HtmlListingReader", "explain", "load_page", "page_of"]
 
 _LIMIT = 64 << 20
 
@@ -205,6 +205,17 @@ def _entries(page: sites.Page, ctx: ReadContext) -> Iterator[_Found]:
     for entry, where in listed:
         finished = arxiv_pages.finish(entry, entry.arxiv, ctx) if entry.arxiv is not None else entry
         yield _Found(finished, "generic", where)
+
+
+def explain(data: bytes, ctx: ReadContext) -> list[sites.Finding]:
+    """For ``bibconv detect --explain``: each site reader's answer, then the generic reader's: it
+    reads the page when no site reader found papers on it, and finds this many."""
+    page = load_page(data, ctx)
+    findings = sites.explain(page, ctx)
+    generic.remove_chrome(page.tree)
+    found = len(generic.listing_entries(page.tree, page.base, page.lang))
+    claimed = not any(f.claimed and f.items for f in findings)
+    return [*findings, sites.Finding("generic", claimed, found)]
 
 
 def _nothing(ctx: ReadContext) -> None:
