@@ -73,8 +73,11 @@ def detect(files: tuple[str, ...], explain: bool) -> None:
 
 def _explain_page(path: str) -> None:
     """One line per listing reader: claimed or not, and the papers it finds."""
-    from bibconv.formats.listing.html import explain
-    from bibconv.registry import ReadContext
+    from bibconv.registry import ReadContext, get_reader
+
+    explain = getattr(get_reader("html"), "explain", None)
+    if explain is None:
+        return
 
     if path == "-":
         click.echo("  --explain reads a saved page: give its file name, not standard input")

@@ -256,6 +256,11 @@ class HtmlListingReader:
             return 0.7
         return 0.0
 
+    @staticmethod
+    def explain(data: bytes, ctx: ReadContext) -> list[sites.Finding]:
+        """What each listing reader makes of the page (``bibconv detect --explain``)."""
+        return explain(data, ctx)
+
     def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
         data = stream.read(_LIMIT + 1)
         if len(data) > _LIMIT:

@@ -192,7 +192,8 @@ def dublin_core(pairs: list[tuple[str, str]]) -> Entry | None:
     title = one("title")
     if not title:
         return None
-    creators = [plain_name(c) for c in values.get("creator", [])]
+    # pages that name no creator list their authors as contributors (eLife)
+    creators = [plain_name(c) for c in values.get("creator") or values.get("contributor", [])]
     entry = Entry(
         title=fragment_text(title),
         authors=tuple(parse_ris_name(c) if "," in c else parse_name(c) for c in creators),
