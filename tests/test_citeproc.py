@@ -138,3 +138,13 @@ def _kept(words: Counter[str], dropped: frozenset[str]) -> Counter[str]:
 
 def _cased(titles: list[str], fold: bool) -> list[str]:
     return [t.casefold() for t in titles] if fold else titles
+
+
+def test_math_in_a_title_keeps_its_case_in_every_style(tmp_path: Path) -> None:
+    source = "@article{m, author = {Knuth, Donald}, title = {Sorting in $O(n \\log n)$ time}, year = 1998}"
+    records = api.read(source.encode(), "bibtex")
+    written = str(api.write(records, "csljson"))
+    assert '"Sorting in <span class=\\"nocase\\">$O(n \\\\log n)$</span> time"' in written
+    assert api.read(written.encode(), "csljson")[0].fields["title"] == "Sorting in $O(n \\log n)$ time"
+    (entry,) = render(written, ".json", tmp_path, None)  # Chicago title-cases the rest
+    assert "“Sorting in $O(n \\log n)$ Time.”" in entry

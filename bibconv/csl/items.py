@@ -35,6 +35,10 @@ _CSL_ID_KEY = "csl:id"
 _CSL_TAG = re.compile(
     r'(</?(?:i|b|sup|sub)>|<span class="nocase">|<span style="font-variant:\s*small-caps;?">|</span>)'
 )
+# A dollar pair is math by pandoc's rule (no space inside either dollar, no digit after the closing
+# one); CSL-JSON writes it in a nocase span, so that no style changes the case of its TeX.
+_MATH = re.compile(r"\$\$[^$]+\$\$|(?<![\\$])\$(?=[^\s$])(?:[^$\\]|\\.)*?(?<=[^\s\\])\$(?!\d)")
+_NOCASE_MATH = re.compile(r'<span class="nocase">(\$\$[^$]+\$\$|\$[^$]+\$)</span>')
 _ENTITY = re.compile(r"&(?:amp|lt|gt|quot|#38|#60|#62);")
 _PLAIN_NAME_KEYS = frozenset({"family", "given"})
 # What record_from_csl does with an item's key (the later kinds win, as its first matching test would).
@@ -62,9 +66,12 @@ def _text(value: Any) -> str:
 
 
 def rich_from_csl(text: str) -> str:
-    """CSL-JSON text → record rich text (literal ``&``, ``<``, ``>`` escaped, tags kept)."""
+    """CSL-JSON text → record rich text (literal ``&``, ``<``, ``>`` escaped, tags kept; the nocase
+    span :func:`rich_to_csl` puts around math taken off)."""
     if "&" not in text and "<" not in text and ">" not in text:
         return text
+    if "$" in text:
+        text = _NOCASE_MATH.sub(r"\1", text)
     parts = _CSL_TAG.split(text)
     for i in range(0, len(parts), 2):
         plain = _ENTITY.sub(lambda m: _ENTITIES[m.group(0)], parts[i])
@@ -73,7 +80,10 @@ def rich_from_csl(text: str) -> str:
 
 
 def rich_to_csl(text: str) -> str:
-    """Record rich text → CSL-JSON text (entities for ``&``, ``<``, ``>`` written as characters)."""
+    """Record rich text → CSL-JSON text (entities for ``&``, ``<``, ``>`` written as characters, math
+    in a nocase span)."""
+    if "$" in text:
+        text = _MATH.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', text)
     if "&" not in text:
         return text
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
