@@ -62,11 +62,11 @@ def test_layout_one_field_per_line_fixed_order_indent() -> None:
         dates={"issued": Date(parts=((2001, 4, 2),))},
     )
     assert bibconv.write([record], "bibtex") == (
-        "@article{k,\n  title = {On {Things}},\n  author = {Doe, Jane},\n  journal = {J},\n  volume = {3},\n"
+        "@article{k,\n  title = {On Things},\n  author = {Doe, Jane},\n  journal = {J},\n  volume = {3},\n"
         "  pages = {1--9},\n  year = {2001},\n  month = apr,\n  day = {2},\n  note = {n}\n}\n"
     )
     assert bibconv.write([record], "biblatex", indent="\t") == (
-        "@article{k,\n\ttitle = {On {Things}},\n\tauthor = {Doe, Jane},\n\tjournaltitle = {J},\n"
+        "@article{k,\n\ttitle = {On Things},\n\tauthor = {Doe, Jane},\n\tjournaltitle = {J},\n"
         "\tvolume = {3},\n\tpages = {1--9},\n\tdate = {2001-04-02},\n\tnote = {n}\n}\n"
     )
 
@@ -386,3 +386,25 @@ def test_title_protection_without_groups_is_protect_case(text: str) -> None:
     for tex in (text, safe(latex.encode(text))):
         if "{" not in tex and "\\$" not in tex:
             assert protect(tex) == _protect_pieces(tex, latex.protect_case(tex))
+
+
+@pytest.mark.parametrize(
+    ("mode", "title"),
+    [
+        ("acronyms", "Crystal Phase Quantum Dots on {CPU-GPU} for {LLM} in {iPhone}: A Study"),
+        ("all", "Crystal {Phase} {Quantum} {Dots} on {CPU-GPU} for {LLM} in {iPhone}: A {Study}"),
+        ("none", "Crystal Phase Quantum Dots on CPU-GPU for LLM in iPhone: A Study"),
+    ],
+)
+def test_protect_case_braces_what_a_style_must_not_lowercase(mode: str, title: str) -> None:
+    plain = "Crystal Phase Quantum Dots on CPU-GPU for LLM in iPhone: A Study"
+    record = Record(type="book", id="k", fields={"title": plain})
+    assert f"title = {{{title}}}" in (bibconv.write([record], "bibtex", protect_case=mode) or "")
+
+
+def test_nocase_spans_are_braced_in_every_mode() -> None:
+    title = 'On <span class="nocase">Monte Carlo</span> Methods'
+    record = Record(type="book", id="k", fields={"title": title})
+    for mode in ("none", "acronyms"):
+        out = bibconv.write([record], "bibtex", protect_case=mode) or ""
+        assert "title = {On {Monte Carlo} Methods}" in out

@@ -460,8 +460,26 @@ def test_decode_reads_encode_back(text: str, utf8: str, ascii_tex: str) -> None:
     ],
 )
 def test_protect_case(title: str, protected: str) -> None:
+    assert protect_case(title, "all") == protected
+    assert protect_case(protected, "all") == protected  # never double-protected
+
+
+@pytest.mark.parametrize(
+    ("title", "protected"),
+    [
+        ("Crystal Phase Quantum Dots", "Crystal Phase Quantum Dots"),
+        ("Taming CPU-GPU Coupling for LLM Inference", "Taming {CPU-GPU} Coupling for {LLM} Inference"),
+        (
+            "The iPhone and the Pre-Training of BERT: A Study",
+            "The {iPhone} and the {Pre-Training} of {BERT}: A Study",
+        ),
+        (r"{\'E}tudes on {DNA} in Bayesian Models", r"{\'E}tudes on {DNA} in Bayesian Models"),
+    ],
+)
+def test_protect_case_acronyms_only_by_default(title: str, protected: str) -> None:
     assert protect_case(title) == protected
-    assert protect_case(protected) == protected  # never double-protected
+    assert protect_case(protected) == protected
+    assert protect_case(title, "none") == title
 
 
 # --- properties: decode(encode(s)) == s ---------------------------------------------------------

@@ -53,6 +53,7 @@ def convert(
     quiet: bool,
     ascii_: bool,
     normalize: bool,
+    protect_case: str,
     key_format: str | None,
     dedupe: bool,
     sort_by: str,
@@ -102,5 +103,6 @@ def convert(
             after_input=run.report,
             ascii=ascii_,
             normalize=normalize,
+            protect_case=protect_case,
             key_format=key_format,
         )

@@ -88,6 +88,13 @@ write_options = _bundle(
         "bibconv's field order) rather than as read.",
     ),
     click.option(
+        "--protect-case",
+        type=click.Choice(["none", "acronyms", "all"]),
+        default="acronyms",
+        show_default=True,
+        help="BibTeX: which title words to brace so styles keep their case (see the README).",
+    ),
+    click.option(
         "--key-format",
         type=click.Choice(KEY_FORMATS, case_sensitive=False),
         help="Citation keys for records without one: authyeartitle (rodriguez2026attention, the default),"

@@ -1,7 +1,7 @@
 """Formatted references, rendered by pybtex's style engine: ``format(records, style, output)``.
 
 The records go through :func:`bibconv.interop.to_pybtex` (bibconv's BibTeX mapping: BibTeX field
-names, brace-protected title words, persons split by pybtex), so a reference reads as BibTeX with the
+names, acronyms in titles brace-protected, persons split by pybtex), so a reference reads as BibTeX with the
 matching ``.bst`` style would print the written ``.bib`` file. Styles are pybtex's ports of the BibTeX
 styles (:data:`STYLES`); outputs are pybtex's backends (:data:`OUTPUTS`). Values reach the styles as
 bibconv decodes them (accents, ``\\textit``, ``$math$``), not through pybtex's own LaTeX reading.
@@ -14,7 +14,7 @@ a warning says so: the reference is shorter, never missing.
 >>> text = bibconv.format(bibconv.read("fixtures/text/own/numbered_en.txt")[1:2])
 >>> print(text.replace(". ", ".\\n"), end="")
 [1] Françoise Dubois and Zoë Müller.
-A Study of $k$-sparse Attention.
+A study of $k$-sparse attention.
 March 2026.
 Abstract truncated in the source listing.
 URL: https://example.org/papers/k-sparse.
@@ -62,7 +62,7 @@ def format(
     >>> records = bibconv.read("fixtures/text/own/numbered_en.txt")
     >>> print(bibconv.format(records[1:2], "alpha", "markdown").rstrip())
     [DM26] Françoise Dubois and Zoë Müller\\.
-    A Study of $k$\\-sparse Attention\\.
+    A study of $k$\\-sparse attention\\.
     March 2026\\.
     Abstract truncated in the source listing\\.
     URL: [https://example\\.org/papers/k\\-sparse](<https://example.org/papers/k-sparse>)\\.

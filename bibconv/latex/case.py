@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["protect_case"]
+__all__ = ["PROTECT_MODES", "protect_case"]
+
+PROTECT_MODES = ("none", "acronyms", "all")
+"""What :func:`protect_case` braces: nothing; acronyms and words with a capital after their first
+letter (the default); or every word with a capital a style would lowercase."""
 
 _WORD_SPLIT_RE = re.compile(r"(\s+)")
 _GROUPING_RE = re.compile(r"[{}\\$]")
@@ -60,19 +64,31 @@ def _scan_word(word: str) -> tuple[bool, bool, bool]:
 _FOREIGN_UPPER = frozenset({"AE", "OE", "O", "L", "AA", "DH", "TH", "NG", "DJ"})
 
 
-def protect_case(text: str) -> str:
-    r"""Brace the words of an encoded title whose case a BibTeX style would change.
+def protect_case(text: str, mode: str = "acronyms") -> str:
+    r"""Brace the words of an encoded title whose case a BibTeX style must not change.
 
-    BibTeX's ``change.case$ "t"`` lowercases every letter at brace depth 0 (and in special characters such
-    as ``{\'E}``) except the title's first character and the first character after a colon and a space.
-    A word is braced when it holds such a letter: acronyms (``{DNA}``), mixed case (``{iPhone}``), and
-    capitalised words after the first (``{Bayesian}``); the first word and the word after ``": "`` keep a
-    bare leading capital, so ``BERT: Pre-training`` becomes ``{BERT}: Pre-training`` (no ``{Pre}``).
+    BibTeX's ``change.case$ "t"`` (plain.bst's titles) lowercases every letter at brace depth 0 (and in
+    special characters such as ``{\'E}``) except the title's first character and the first character
+    after a colon and a space. ``mode`` (:data:`PROTECT_MODES`) says which words are braced:
+
+    * ``acronyms`` (the default): words with a capital after their first letter — acronyms
+      (``{DNA}``, ``{CPU-GPU}``, ``{LLM}-based``), mixed case (``{iPhone}``), capitals inside a
+      hyphenated word (``{Pre-Training}``). A capitalised word (``Bayesian``, ``Models``) is left to the
+      style, which prints it in lower case in sentence-case styles such as plain.
+    * ``all``: also every capitalised word after the first (``{Bayesian}``); the first word and the
+      word after ``": "`` keep a bare leading capital. The style then prints the title as written.
+    * ``none``: nothing; the style changes the case of every word.
+
     Words already inside braces are left alone, so protecting twice changes nothing.
 
     >>> protect_case(r"Attention to {DNA} in Bayesian iPhone Models: A Study")
+    'Attention to {DNA} in Bayesian {iPhone} Models: A Study'
+    >>> protect_case(r"Attention to {DNA} in Bayesian iPhone Models: A Study", "all")
     'Attention to {DNA} in {Bayesian} {iPhone} {Models}: A {Study}'
     """
+    if mode == "none":
+        return text
+    every = mode == "all"
     words = text.split()
     if " ".join(words) == text:  # words between single spaces (most titles): no spaces to walk over
         pieces, glue = words, " "
@@ -97,8 +113,7 @@ def protect_case(text: str) -> str:
         word = piece.rstrip(_TRAIL_CHARS)
         if depth == 0 and not in_math and not after_macro and word[:1].isalpha() and _letters_only(word):
             # Letters (and hyphens) only: braced when it holds a capital BibTeX would lowercase.
-            rest_upper = not word[1:].islower() and any(c.isupper() for c in word[1:])
-            if rest_upper or (word[0].isupper() and not sentence_start):
+            if _acronym(word) or (every and word[0].isupper() and not sentence_start):
                 piece = "{" + word + "}" + piece[len(word) :]
             out.append(piece)
             sentence_start = piece.endswith(":")
@@ -123,7 +138,7 @@ def protect_case(text: str) -> str:
             has_upper, first_only, _ = _scan_word(core)
             if (
                 has_upper
-                and not (sentence_start and first_only)
+                and not ((sentence_start or not every) and first_only)
                 and not _ends_escaped(core)
                 and not (end == len(piece) and _CONTROL_END_RE.search(core))  # ``\OE 0``: the space ends \OE
             ):
@@ -136,6 +151,11 @@ def protect_case(text: str) -> str:
         if piece.endswith(":"):
             sentence_start = True
     return glue.join(out)
+
+
+def _acronym(word: str) -> bool:
+    """Whether a word has a capital after its first letter (``LLM``, ``iPhone``, ``CPU-GPU``)."""
+    return not word[1:].islower() and any(c.isupper() for c in word[1:])
 
 
 def _letters_only(word: str) -> bool:

@@ -46,9 +46,9 @@ def safe(body: str) -> str:
     return body
 
 
-def protect(tex: str) -> str:
-    """:func:`latex.protect_case`, leaving words that hold a brace group of their own as they are."""
-    protected = latex.protect_case(tex)
+def protect(tex: str, mode: str = "acronyms") -> str:
+    """:func:`latex.protect_case` in ``mode``, leaving words that hold a brace group of their own alone."""
+    protected = latex.protect_case(tex, mode)
     if protected == tex or ("{" not in tex and "\\$" not in tex):
         # No brace group of its own, and no backslash before a dollar (``\\$``), which the two count apart.
         return protected

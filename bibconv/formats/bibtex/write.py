@@ -52,6 +52,7 @@ from bibconv.formats.bibtex.faithful import as_read
 from bibconv.formats.bibtex.fields import PREPRINT_TYPES
 from bibconv.formats.bibtex.safety import NEWLINES_RE, blocks, braces_ok, defined_by_blocks, protect, safe
 from bibconv.latex.allow import disallowed, tex_allowed
+from bibconv.latex.case import PROTECT_MODES
 from bibconv.model import Date, Name, Record
 from bibconv.registry import EntryWriter, WriteContext, register
 
@@ -164,11 +165,25 @@ class _EntryWriter:
     ``known`` (the commands the file's kept ``@preamble`` blocks define, collected in ``defined``).
     """
 
-    __slots__ = ("ascii", "ctx", "defined", "dialect", "extended", "known", "rid", "values", "where")
+    __slots__ = (
+        "ascii",
+        "ctx",
+        "defined",
+        "dialect",
+        "extended",
+        "known",
+        "protect_mode",
+        "rid",
+        "values",
+        "where",
+    )
 
     def __init__(self, dialect: str, ctx: WriteContext, defined: set[str] | None = None) -> None:
         self.dialect, self.ctx = dialect, ctx
         self.ascii = bool(ctx.option("ascii"))
+        self.protect_mode = str(ctx.option("protect_case") or "acronyms")
+        if self.protect_mode not in PROTECT_MODES:
+            raise ValueError(f"protect_case must be one of {', '.join(PROTECT_MODES)}")
         self.extended = dialect == "biblatex"
         self.defined: set[str] = set() if defined is None else defined
         self.known: frozenset[str] = frozenset()
@@ -241,7 +256,7 @@ class _EntryWriter:
                 self.put_text(name, value)
         elif kind == "title":
             tex = latex.encode(value, ascii=self.ascii, warn=self.warn, allowed=self.known)  # not cached
-            self.put_tex(name, protect(safe(tex)))
+            self.put_tex(name, protect(safe(tex), self.protect_mode))
         elif kind == "plain":
             self.put_tex(name, self.plain(value))
         elif kind == "pages":
