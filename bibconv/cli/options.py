@@ -72,10 +72,19 @@ output_path = _output_path
 
 
 def report_options(what: str = "Skip bad records, report them, and go on.") -> Callable[[F], F]:
-    """``--skip-invalid`` (helped by ``what``) and ``--quiet``."""
+    """``--skip-invalid`` (helped by ``what``), ``--quiet``, ``--verbose`` and ``--report FILE``."""
     return _bundle(
         click.option("--skip-invalid", is_flag=True, help=what),
         click.option("-q", "--quiet", is_flag=True, help="Do not print warnings."),
+        click.option(
+            "-v", "--verbose", is_flag=True, help="Print every warning (default: the first 3 of each kind)."
+        ),
+        click.option(
+            "--report",
+            type=click.Path(dir_okay=False, writable=True),
+            metavar="FILE",
+            help="Write every warning and error to FILE, one JSON object a line.",
+        ),
     )
 
 

@@ -10,8 +10,8 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any, TextIO
+from contextlib import ExitStack, contextmanager
+from typing import IO, Any, TextIO
 
 import click
 
@@ -27,21 +27,33 @@ EXIT_USAGE = 2
 class Run:
     """Diagnostics of one command run, printed to stderr as they are settled."""
 
-    def __init__(self, quiet: bool = False, skip_invalid: bool = False) -> None:
+    def __init__(
+        self,
+        quiet: bool = False,
+        skip_invalid: bool = False,
+        verbose: bool = False,
+        report: IO[str] | None = None,
+    ) -> None:
+        from bibconv.cli.diagnostics import Printer
+
         self.quiet = quiet
         self.skip_invalid = skip_invalid
         self.diagnostics: list[Diagnostic] = []
         self.failed = False
         self.errors = 0
+        self.printer = Printer(quiet, verbose, report)
 
     def report(self) -> None:
         for diag in self.diagnostics:
             if diag.severity == "error":
                 self.failed = True
                 self.errors += 1
-            if diag.severity == "error" or not self.quiet:
-                click.echo(str(diag), err=True)
+            self.printer.show(diag)
         self.diagnostics.clear()
+
+    def closing_lines(self) -> list[str]:
+        """What is left to say at the end: the warnings only counted, and the summary line."""
+        return self.printer.closing_lines(self.errors)
 
     def summary(self) -> str:
         """The last line of a failed run: how many records were skipped, or that input had errors."""
@@ -161,13 +173,21 @@ def guarded(command: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(command)
     def run_command(**options: Any) -> None:
-        run = Run(bool(options.get("quiet")), bool(options.get("skip_invalid")))
+        verbose = bool(options.pop("verbose", False))
+        report_path = options.pop("report", None)
+        with ExitStack() as stack:
+            report = stack.enter_context(open(report_path, "w", encoding="utf-8")) if report_path else None
+            run = Run(bool(options.get("quiet")), bool(options.get("skip_invalid")), verbose, report)
 
-        def body() -> None:
-            command(run, **options)
-            run.report()
+            def body() -> None:
+                command(run, **options)
+                run.report()
 
-        _guard(body)
+            try:
+                _guard(body)
+            finally:
+                for line in run.closing_lines():
+                    click.echo(line, err=True)
         if run.failed:
             click.echo(run.summary(), err=True)
             sys.exit(EXIT_INPUT)

@@ -1,0 +1,90 @@
+"""Diagnostics on stderr, grouped: the first few of each kind with their ``file:line``, the rest
+counted, every one in the ``--report`` file as a JSON line, and a closing summary line."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import Counter
+from typing import IO
+
+import click
+
+from bibconv.errors import Diagnostic
+
+__all__ = ["SHOWN_PER_KIND", "Printer", "kind_of"]
+
+SHOWN_PER_KIND = 3
+"""Warnings of one kind shown before the rest are only counted (``--verbose`` shows all)."""
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\b\d+(?:\.\d+)?\b")
+
+
+def kind_of(diagnostic: Diagnostic) -> str:
+    """What a diagnostic says without its particulars (quoted names, numbers): its kind.
+
+    >>> kind_of(Diagnostic("RIS has no tag for the 'original-date' date; dropped"))
+    "RIS has no tag for the '…' date; dropped"
+    """
+    return _QUOTED.sub(lambda m: "'…'" if m.group()[0] in "'\"" else "N", diagnostic.message)
+
+
+class Printer:
+    """Prints diagnostics as they are settled and counts them by kind for the summary."""
+
+    def __init__(self, quiet: bool, verbose: bool, report: IO[str] | None) -> None:
+        self.quiet = quiet
+        self.verbose = verbose
+        self.report = report
+        self.kinds: Counter[str] = Counter()
+        self.severities: Counter[str] = Counter()
+        self.started = time.monotonic()
+
+    def show(self, diagnostic: Diagnostic) -> None:
+        self.severities[diagnostic.severity] += 1
+        if self.report is not None:
+            self.report.write(json.dumps(_as_json(diagnostic), ensure_ascii=False) + "\n")
+        if diagnostic.severity == "error":
+            click.echo(str(diagnostic), err=True)
+            return
+        kind = kind_of(diagnostic)
+        self.kinds[kind] += 1
+        if not self.quiet and (self.verbose or self.kinds[kind] <= SHOWN_PER_KIND):
+            click.echo(str(diagnostic), err=True)
+
+    def closing_lines(self, skipped: int) -> list[str]:
+        """The count of each kind not all shown, then the summary line (warnings by kind, time):
+        on a terminal, or after a list cut short."""
+        lines: list[str] = []
+        if self.quiet:
+            return lines
+        if not self.verbose:
+            for kind, count in self.kinds.items():
+                if count > SHOWN_PER_KIND:
+                    lines.append(f"bibconv: {count - SHOWN_PER_KIND} more warnings like: {kind}")
+        if not lines and not click.get_text_stream("stderr").isatty():
+            return lines  # the summary is for a terminal, or for a list cut short above
+        warnings = sum(self.kinds.values())
+        by_kind = "; ".join(f"{count} × {kind}" for kind, count in self.kinds.most_common(3))
+        more = "; …" if len(self.kinds) > 3 else ""
+        parts = [f"{skipped} skipped", f"{warnings} warning{'s' if warnings != 1 else ''}"]
+        if by_kind:
+            parts[-1] += f" ({by_kind}{more})"
+        parts.append(f"{time.monotonic() - self.started:.1f} s")
+        lines.append("bibconv: " + ", ".join(parts))
+        return lines
+
+
+def _as_json(diagnostic: Diagnostic) -> dict[str, object]:
+    span = diagnostic.span
+    return {
+        "severity": diagnostic.severity,
+        "kind": kind_of(diagnostic),
+        "message": diagnostic.message,
+        "file": span.filename if span else None,
+        "line": span.line if span else None,
+        "column": span.column if span else None,
+        "item": span.index if span else None,
+        "entry": diagnostic.record_id,
+    }
