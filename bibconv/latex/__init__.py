@@ -247,6 +247,14 @@ def _escape_stray_braces(text: str) -> str:
     return "".join(out)
 
 
+def _glyph(code: str | None) -> str | None:
+    r"""The character an ``\ElsevierGlyph{2014}`` names, or None for an argument that names none."""
+    if code is None or not re.fullmatch(r"[0-9A-Fa-f]{4,5}", code.strip()):
+        return None
+    char = chr(int(code.strip(), 16))
+    return char if char.isprintable() else None
+
+
 @lru_cache(maxsize=1)
 def _walker_db() -> Any:
     from pylatexenc.latexwalker import get_default_latex_context_db
@@ -256,7 +264,7 @@ def _walker_db() -> Any:
     macros = [std_macro(name, spec) for name, spec in VERBATIM_MACROS.items()]
     macros += [std_macro(name, "{") for name in ("t", "G", "U", "h", "f")]
     macros += [std_macro(name, "{") for name in (*MARKUP_MACROS, *QUOTE_MACROS)]
-    macros += [std_macro("href", "{{"), std_macro("url", "{")]
+    macros += [std_macro("href", "{{"), std_macro("url", "{"), std_macro("ElsevierGlyph", "{")]
     db.add_context_category("bibconv", macros=macros, prepend=True)
     return db
 
@@ -318,7 +326,10 @@ class _Renderer:
                     while i < len(nodelist) and _is(nodelist[i], "LatexGroupNode"):
                         out.append(nodelist[i].latex_verbatim())
                         i += 1
-            else:  # math, environments, comments: verbatim
+            elif _is(node, "LatexEnvironmentNode") and node.environmentname in MARKUP_SWITCHES:
+                # ``\begin{it}b\end{it}``: a switch used as an environment, as old TeX files do
+                out.append(_wrap(MARKUP_SWITCHES[node.environmentname], self.nodes(node.nodelist, nocase)))
+            else:  # math, other environments, comments: verbatim
                 out.append(node.latex_verbatim())
         return "".join(out)
 
@@ -349,7 +360,7 @@ class _Renderer:
             return True
         if name in VERBATIM_MACROS or name in QUOTE_MACROS or name in MARKUP_SWITCHES:
             return True
-        if name in ("url", "href", "\\"):
+        if name in ("url", "href", "\\", "ElsevierGlyph"):
             return True
         spec = _l2t().latex_context.get_macro_spec(name)
         return spec is not None and isinstance(spec.simplify_repl, str) and "<" not in spec.simplify_repl
@@ -378,6 +389,9 @@ class _Renderer:
         if name in QUOTE_MACROS:
             content = self.arg(node, 0, nocase)
             return str(node.latex_verbatim()) if content is None else f"“{content}”"
+        if name == "ElsevierGlyph":  # Elsevier's exports: the argument is a Unicode code point in hex
+            code = self.arg(node, 0, True)
+            return _glyph(code) or str(node.latex_verbatim())
         if name == "href":
             content = self.arg(node, 1, nocase)
             return str(node.latex_verbatim()) if content is None else content
