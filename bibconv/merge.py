@@ -14,8 +14,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from unidecode import unidecode
-
 from bibconv.model import Arxiv, Date, Name, Record
 
 __all__ = ["SORT_KEYS", "TRUNCATED_NOTE", "dedupe", "identity_keys", "merge", "sort_records"]
@@ -32,6 +30,8 @@ _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNOREC
 
 
 def _fold(text: str) -> str:
+    from unidecode import unidecode  # here: the listing readers import this module for TRUNCATED_NOTE
+
     from bibconv.latex import strip_markup
 
     return _NOT_ALNUM.sub("", unidecode(strip_markup(text)).lower())

@@ -2,7 +2,7 @@ r"""Which TeX may reach an output: an allowlist of commands; anything else is wr
 
 Record text may come from any web page, and a ``.bib`` file is compiled by LaTeX, sometimes with
 ``-shell-escape``. So every writer that emits TeX (``bibtex``, ``biblatex``, ``format -t latex``)
-passes a control sequence through only when it is on :data:`ALLOWED`: accents, special letters and
+passes a control sequence through only when it is on :func:`allowed`: accents, special letters and
 symbols, font, case and quotation commands, citations and references, ``\url``/``\href``, and the
 math vocabulary of real titles (Greek, operators, relations, arrows, delimiters, math fonts and
 accents, ``\frac``, ``\sqrt``, ``\left``/``\right``…). The list is built from the decoder's own
@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from bibconv.latex.tables import ACCENTS, LETTERS, MARKUP_MACROS, MARKUP_SWITCHES, QUOTE_MACROS, SYMBOLS
 
-__all__ = ["ALLOWED", "braces_balanced", "disallowed", "preamble_commands", "sanitize_tex", "tex_allowed"]
+__all__ = ["allowed", "braces_balanced", "disallowed", "preamble_commands", "sanitize_tex", "tex_allowed"]
 
 
 def _words(text: str) -> list[str]:
@@ -96,15 +96,16 @@ def _derived() -> frozenset[str]:
     return frozenset(n for n in names if n.isalpha())
 
 
-def _allowed() -> frozenset[str]:
+@lru_cache(maxsize=1)
+def allowed() -> frozenset[str]:
+    """Control words that may be written (control symbols: :data:`_SYMBOLS`).
+
+    Built on first use, as it reads pylatexenc's tables: text without TeX never needs it.
+    """
     own = {*ACCENTS, *LETTERS, *SYMBOLS, *MARKUP_SWITCHES, *QUOTE_MACROS}
     own.update(name.rstrip("*") for name in MARKUP_MACROS)
     words = {n for n in own if n.isalpha()} | _MATH | _TEXT | _derived()
     return frozenset(words - DENIED)
-
-
-ALLOWED: frozenset[str] = _allowed()
-"""Control words that may be written (control symbols: :data:`_SYMBOLS`)."""
 
 # A control sequence (word or symbol), TeX's ``^^`` notation, or a math shift.
 _TOKEN_RE = re.compile(r"\\(?:([A-Za-z]+)|(.)|$)|(\^\^)|(\$\$?)", re.S)
@@ -115,7 +116,7 @@ def _bad(m: re.Match[str], extra: frozenset[str]) -> bool:
     if dollar:
         return False
     if word is not None:
-        return word not in ALLOWED and word not in extra
+        return word not in allowed() and word not in extra
     if symbol is not None:
         return symbol not in _SYMBOLS
     return True  # ``^^`` or a trailing backslash
@@ -215,7 +216,7 @@ def preamble_commands(preamble: str) -> frozenset[str] | None:
     ``\\newcommand``/``\\providecommand`` that defines a name not already allowed.
     """
     defined = frozenset(a or b for a, b in _DEFINITION_RE.findall(preamble))
-    if defined & (ALLOWED | DENIED) or any(_RISKY_NAME_RE.search(name) for name in defined):
+    if defined & (allowed() | DENIED) or any(_RISKY_NAME_RE.search(name) for name in defined):
         return None  # \providecommand does nothing for a name that exists: LaTeX's own would run
     rest = _DEFINITION_RE.sub(lambda m: "", preamble)
     return defined if tex_allowed(rest, defined) else None

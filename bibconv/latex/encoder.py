@@ -20,7 +20,7 @@ reads back to the same text. The rules:
   Superscript and subscript groups (``10^{-3}``, ``M_{BH}``, ``10^\circ``) are TeX too, as decoding keeps
   them; a lone ``^``/``_`` is text (``\textasciicircum{}``, ``\_``), which reads back the same.
   A span whose braces are unbalanced, for TeX or for BibTeX (``$\}$``), is treated as text, and so is
-  one holding a command that is not on :data:`bibconv.latex.allow.ALLOWED` (``\input``, ``\write``,
+  one holding a command that is not on :func:`bibconv.latex.allow.allowed` (``\input``, ``\write``,
   ``\csname``, ``\unknownmacro``, ``^^``…), with a warning: record text may come from any page and must
   not act in a LaTeX run.
 * Rich text: ``<span class="nocase">X</span>`` → ``{X}``, ``<i>`` → ``\textit{}``, ``<b>`` → ``\textbf{}``,
