@@ -16,6 +16,7 @@ _PACKAGES = {
     "bibtex": "texlive-binaries texlive-base",
     "biber": "biber",
     "pdflatex": "texlive-latex-base",
+    "lualatex": "texlive-luatex",
     "pandoc": "pandoc",
 }
 
