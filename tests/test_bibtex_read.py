@@ -262,7 +262,7 @@ def test_titles_keep_meaningful_groups_only() -> None:
     title = read(text)[0][0].title
     nocase = '<span class="nocase">'
     assert title == (
-        f"The DNA of Bayesian {nocase}Monte Carlo</span>: {nocase}A</span> "
+        f"The DNA of {nocase}Bayesian</span> {nocase}Monte Carlo</span>: {nocase}A</span> "
         f"{nocase}iPhone</span>-based {nocase}N</span>-body Study"
     )
 
