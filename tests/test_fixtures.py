@@ -18,17 +18,11 @@ def _digests(root: Path) -> dict[str, Path]:
     }
 
 
-def _written_as_read(path: Path) -> bool:
-    """A BibTeX golden of the conversion matrix: bibconv writes a .bib it read as it was, so the
-    golden of a BibTeX input may be byte for byte that input."""
-    return path.parent.parent == FIXTURES / "matrix" and path.suffix in (".bib", ".biblatex")
-
-
 def test_no_fixture_is_a_copy_of_a_shared_file() -> None:
     shared = _digests(require_shared())
     copies = {
         str(path.relative_to(FIXTURES.parent)): str(shared[digest])
         for digest, path in _digests(FIXTURES).items()
-        if digest in shared and not _written_as_read(path)
+        if digest in shared
     }
     assert not copies, f"read these from the shared folder instead of keeping copies: {copies}"

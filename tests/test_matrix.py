@@ -96,11 +96,18 @@ def test_every_writer_output_matches_its_golden(pair: tuple[str, str, str], upda
     records = read_case(reader, source)
     assert records, f"{source} holds no records"
     report = []
+    as_read = need(source).read_bytes().decode("utf-8", errors="replace")
     for writer in WRITERS:
         diagnostics: list[Diagnostic] = []
         text = bibconv.write(records, writer, diagnostics=diagnostics)
         assert text is not None
-        check_golden(output_path(reader, case, writer), text, update_golden)
+        golden = output_path(reader, case, writer)
+        if text == as_read:  # written back byte for byte as read: the shared input is its own golden
+            if update_golden:
+                golden.unlink(missing_ok=True)
+            assert not golden.exists(), f"{golden} is a copy of its input: delete it"
+        else:
+            check_golden(golden, text, update_golden)
         report += [f"{writer}: {d.record_id or '-'}: {d.message}\n" for d in diagnostics]
     check_golden(MATRIX / reader / f"{case}.warnings.txt", "".join(report), update_golden)
 
