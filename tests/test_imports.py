@@ -29,6 +29,8 @@ CYCLES_ALLOWED = {
     " variables by name through bibconv.record_changes, which builds the model's Names and Dates",
     ("bibconv.model", "bibconv.dates"): "Date.from_csl parses CSL's date forms with bibconv.dates, which"
     " builds Dates",
+    ("bibconv.model", "bibconv.record_changes"): "Record's CSL variables by keyword (record.replace(title=…))"
+    " are sorted into its slots by bibconv.record_changes, which builds Names and Dates",
     ("bibconv.latex.case", "bibconv.latex"): "protect_case decodes the macros it meets with latex.decode",
     ("bibconv.latex.encoder", "bibconv.latex"): "encode checks passed-through TeX with latex.decode",
     ("bibconv.formats.bibtex.table", "bibconv.formats.bibtex.fields"): "the table's read index is built"
