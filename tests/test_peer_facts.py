@@ -16,3 +16,17 @@ def test_a_font_switch_used_as_an_environment_is_markup() -> None:
     assert decode(r"a\begin{it}b\end{it}c") == "a<i>b</i>c"
     assert decode(r"\begin{bf}x\end{bf}") == "<b>x</b>"
     assert decode(r"\begin{foo}y\end{foo}") == r"\begin{foo}y\end{foo}"
+
+
+def test_location_wins_over_its_alias_address_and_address_is_kept() -> None:
+    # Better BibTeX: Import-location-to-event-place-for-conference-papers (ACM's exports carry both)
+    import io
+
+    import bibconv
+
+    bib = (
+        "@inproceedings{a, title={T}, booktitle={B}, location={Calgary}, publisher={ACM}, address={New York}}"
+    )
+    (record,) = bibconv.read(io.StringIO(bib), "bibtex")
+    assert record.fields["publisher-place"] == "Calgary"
+    assert record.extra["bibtex:address"] == "New York"

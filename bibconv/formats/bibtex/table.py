@@ -124,8 +124,9 @@ ROWS: tuple[Row, ...] = (
     Row("institution", "publisher", entries=THESES, writes=BIBLATEX),
     Row("institution", "publisher", entries=REPORTS),
     Row("publisher", "publisher"),
-    Row("address", "publisher-place", writes=BIBTEX),
+    # biblatex's location is the field address is an alias of: where an entry has both, it wins
     Row("location", "publisher-place", writes=BIBLATEX),
+    Row("address", "publisher-place", writes=BIBTEX),
     Row("number", "number"),  # the issue of an article, the series number of a book: NUMBER_BY_TYPE
     Row("issue", "issue"),
     Row("volume", "volume"),
