@@ -25,8 +25,6 @@ PACKAGE = Path(bibconv.__file__).parent
 CYCLES_ALLOWED = {
     ("bibconv.model", "bibconv.csl.items"): "Record.to_csl/from_csl, the public shorthand for the conversion"
     " in bibconv.csl.items, which builds the model's classes",
-    ("bibconv.model", "bibconv.record_changes"): "Record.replace and dataclasses.replace take CSL"
-    " variables by name through bibconv.record_changes, which builds the model's Names and Dates",
     ("bibconv.model", "bibconv.dates"): "Date.from_csl parses CSL's date forms with bibconv.dates, which"
     " builds Dates",
     ("bibconv.model", "bibconv.record_changes"): "Record's CSL variables by keyword (record.replace(title=…))"
