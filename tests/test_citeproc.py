@@ -32,7 +32,10 @@ SHARED_INPUTS = [
     ("corpus", "ris", "jabref_RisImporterTest1.ris"),
 ]
 
-_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t|tember)?"
+    r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b\.?"
+)
 
 # What pandoc does differently when it reads BibTeX, each taken out of both renderings.
 PANDOC_OWN: list[tuple[str, str, str]] = [

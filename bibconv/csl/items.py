@@ -82,8 +82,8 @@ def rich_from_csl(text: str) -> str:
 def rich_to_csl(text: str) -> str:
     """Record rich text → CSL-JSON text (entities for ``&``, ``<``, ``>`` written as characters, math
     in a nocase span)."""
-    if "$" in text:
-        text = _MATH.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', text)
+    if "$" in text:  # math already in a nocase span of its own gets one span, not two
+        text = _MATH.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', _NOCASE_MATH.sub(r"\1", text))
     if "&" not in text:
         return text
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
