@@ -22,7 +22,7 @@ import rispy
 from lxml import etree
 
 from tests.golden import csl_schema
-from tests.test_matrix import MATRIX, PAIRS
+from tests.test_matrix import PAIRS, written
 from tests.tools import require_tool
 
 CASES = [f"{reader}/{case}" for reader, case, _ in PAIRS]
@@ -33,7 +33,7 @@ _MACRO = re.compile(r"\\[A-Za-z]+")
 
 
 def output(case: str, ext: str) -> str:
-    return (MATRIX / f"{case}{ext}").read_text(encoding="utf-8")
+    return written(case, ext).read_text(encoding="utf-8")
 
 
 def items(case: str) -> list[dict[str, Any]]:
@@ -251,7 +251,7 @@ def _mods_titles(xml: str) -> list[str]:
 @pytest.mark.parametrize(("tool", "ext"), [("bib2xml", ".bib"), ("ris2xml", ".ris")])
 @pytest.mark.parametrize("case", CASES)
 def test_bibutils_reads_our_bibtex_and_ris(tool: str, ext: str, case: str) -> None:
-    done = run([require_tool(tool), str(MATRIX / f"{case}{ext}")])
+    done = run([require_tool(tool), str(written(case, ext))])
     assert done.returncode == 0, done.stderr
     records = items(case)
     titles = _mods_titles(done.stdout)

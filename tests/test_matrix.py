@@ -77,6 +77,15 @@ def read_case(reader: str, source: str) -> list[Record]:
     return bibconv.read(need(source), reader)
 
 
+def written(case: str, ext: str) -> Path:
+    """A matrix output of ``case`` (``reader/case``): its golden, or the shared input itself where the
+    writer gives it back byte for byte as read (such an output has no golden of its own)."""
+    golden = MATRIX / f"{case}{ext}"
+    if golden.exists():
+        return golden
+    return need(next(source for reader, name, source in PAIRS if f"{reader}/{name}" == case))
+
+
 def output_path(reader: str, case: str, writer: str) -> Path:
     return MATRIX / reader / f"{case}{WRITERS[writer]}"
 

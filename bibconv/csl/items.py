@@ -79,11 +79,11 @@ def rich_from_csl(text: str) -> str:
     return "".join(parts)
 
 
-def rich_to_csl(text: str) -> str:
+def rich_to_csl(text: str, *, nocase_math: bool = True) -> str:
     """Record rich text → CSL-JSON text (entities for ``&``, ``<``, ``>`` written as characters, math
-    in a nocase span)."""
-    if "$" in text:  # math already in a nocase span of its own gets one span, not two
-        text = _MATH.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', _NOCASE_MATH.sub(r"\1", text))
+    in a nocase span unless ``nocase_math`` is false: number variables are read back as they are)."""
+    if nocase_math and "$" in text:
+        text = _MATH.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', text)
     if "&" not in text:
         return text
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
@@ -310,7 +310,7 @@ def record_to_csl(record: Record, key: str | None = None) -> dict[str, Any]:
         if name in csl.VERBATIM_VARS:
             item[name] = value
         elif csl.is_field(name):
-            item[name] = rich_to_csl(value)
+            item[name] = rich_to_csl(value, nocase_math=name not in csl.NUMBER_VARS)
         else:
             custom[f"bibconv:field:{name}"] = value
     affiliations: dict[str, list[list[str]]] = {}
