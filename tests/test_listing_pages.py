@@ -16,13 +16,12 @@ from pathlib import Path
 
 import pytest
 
-import bibconv
-from bibconv.errors import Diagnostic, ParseError
+from bibconv.errors import ParseError
 from bibconv.formats.listing.dom import decode_html, parse, text_of
 from bibconv.formats.listing.labels import CHROME
-from bibconv.model import Record
 from bibconv.registry import ReadContext
-from tests.golden import FIXTURES, check_golden
+from tests.golden import FIXTURES
+from tests.listing import check_listing, check_listing_golden, read_page
 from tests.tools import require_shared, shared_root
 
 CORPUS_GOLDENS = FIXTURES / "html" / "generic-corpus"
@@ -56,41 +55,21 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
 }
 
 
-def _read(path: Path, **options: object) -> tuple[list[Record], list[Diagnostic]]:
-    diagnostics: list[Diagnostic] = []
-    return bibconv.read(path, "html", diagnostics=diagnostics, **options), diagnostics
-
-
-def _check(path: Path, reader: str, count: int) -> list[Record]:
-    records, diagnostics = _read(path)
-    assert len(records) == count, [r.fields.get("title") for r in records]
-    assert not [d for d in diagnostics if d.severity == "error"]
-    for index, record in enumerate(records):
-        assert record.origin is not None
-        assert (record.origin.reader, record.origin.index) == (reader, index)
-        assert record.origin.where or reader == "meta"  # a page about one work: the whole page
-    return records
-
-
 @pytest.mark.parametrize("name", sorted(SHARED))
 def test_shared_page(name: str, update_golden: bool) -> None:
     path = require_shared("corpus", *name.split("/"))
-    reader, count = SHARED[name]
-    records = _check(path, reader, count)
-    result = bibconv.write(records, "csljson")
-    assert result is not None
-    check_golden(CORPUS_GOLDENS / Path(name).with_suffix(".csl.json").name, result, update_golden)
+    records = check_listing(path, *SHARED[name])
+    check_listing_golden(records, CORPUS_GOLDENS / Path(name).with_suffix(".csl.json").name, update_golden)
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURE_PAGES))
 def test_fixture_page(name: str) -> None:
-    reader, count = FIXTURE_PAGES[name]
-    _check(CATALOGUES / name, reader, count)
+    check_listing(CATALOGUES / name, *FIXTURE_PAGES[name])
 
 
 def _shown(name: str) -> list[dict[str, object]]:
     path = require_shared("corpus", "html-wild", name)
-    return [json.loads(json.dumps(r.to_csl())) for r in _read(path)[0]]
+    return [json.loads(json.dumps(r.to_csl())) for r in read_page(path)[0]]
 
 
 def test_citation_lines_give_authors_title_venue_and_year() -> None:
@@ -168,7 +147,7 @@ def _corpus_pages() -> list[Path]:
 
 @pytest.mark.parametrize("path", _corpus_pages(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_no_record_of_the_corpus_is_made_of_navigation_text(path: Path) -> None:
-    records, _ = _read(path, strict=False)
+    records, _ = read_page(path, strict=False)
     chrome = _chrome_texts(path)
     for record in records:
         title = re.sub(r"<[^>]+>", "", record.fields.get("title", ""))
@@ -186,9 +165,9 @@ def test_pages_without_papers_are_errors_that_name_the_file() -> None:
     assert len(pages) == 3
     for path in pages:
         with pytest.raises(ParseError, match="no records") as raised:
-            _read(path)
+            read_page(path)
         assert path.name in str(raised.value)
-        records, diagnostics = _read(path, strict=False)
+        records, diagnostics = read_page(path, strict=False)
         assert records == []
         assert [d.severity for d in diagnostics] == ["warning"]
 
@@ -211,7 +190,7 @@ def test_detect_explain_names_each_reader_and_what_it_found() -> None:
 
 
 def test_records_say_which_reader_made_them_and_where() -> None:
-    records, _ = _read(require_shared("corpus", "html-wild", "homepage_igel_publications.html"))
+    records, _ = read_page(require_shared("corpus", "html-wild", "homepage_igel_publications.html"))
     origin = records[0].origin
     assert origin is not None
     assert (origin.reader, origin.index) == ("generic", 0)

@@ -22,9 +22,9 @@ from bibconv.errors import Diagnostic
 from bibconv.formats.listing import html as html_reader
 from bibconv.formats.listing import sites
 from bibconv.formats.listing.common import MORE_AUTHORS_NOTE
-from bibconv.model import Record
 from bibconv.registry import ReadContext
-from tests.golden import FIXTURES, check_golden, shared_samples_below
+from tests.golden import FIXTURES, shared_samples_below
+from tests.listing import check_listing, check_listing_golden, read_page
 from tests.test_listing_pages import SHARED as CATALOGUE_PAGES
 from tests.tools import require_shared
 
@@ -59,46 +59,29 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "own_aclanthology_volume_2022_acl_long.html": ("acl-anthology", 3),
     "own_aclanthology_event_tacl_conll_2019.html": ("acl-anthology", 3),
     "own_cvf_cvpr2021_all.html": ("cvf", 2),
+    "scifeed_pubmed_results_endometriosis_2023.html": ("pubmed", 2),
+    "scifeed_paperswithcode_search_endometriosis.html": ("paperswithcode", 2),
 }
-
-
-def _read(path: Path) -> tuple[list[Record], list[Diagnostic]]:
-    diagnostics: list[Diagnostic] = []
-    return bibconv.read(path, "html", diagnostics=diagnostics), diagnostics
 
 
 def _page(path: Path) -> sites.Page:
     return html_reader.load_page(path.read_bytes(), ReadContext(str(path), strict=False))
 
 
-def _check_page(path: Path, reader: str, count: int) -> list[Record]:
-    records, diagnostics = _read(path)
-    assert len(records) == count, [r.fields.get("title") for r in records]
-    assert not [d for d in diagnostics if d.severity == "error"]
-    for index, record in enumerate(records):
-        assert record.origin is not None
-        assert (record.origin.reader, record.origin.index) == (reader, index)
-        assert record.origin.where
-    return records
-
-
 @pytest.mark.parametrize("name", sorted(SHARED))
 def test_shared_pages(name: str, update_golden: bool) -> None:
-    reader, count = SHARED[name]
-    records = _check_page(require_shared("corpus", *name.split("/")), reader, count)
-    result = bibconv.write(records, "csljson")
-    assert result is not None
-    check_golden(CORPUS_GOLDENS / (Path(name).stem + ".csl.json"), result, update_golden)
+    records = check_listing(require_shared("corpus", *name.split("/")), *SHARED[name])
+    check_listing_golden(records, CORPUS_GOLDENS / (Path(name).stem + ".csl.json"), update_golden)
 
 
 def test_fixture_pages() -> None:
     assert sorted(p.name for p in OWN_PAGES.glob("*.html")) == sorted(FIXTURE_PAGES)
     for name, (reader, count) in FIXTURE_PAGES.items():
-        _check_page(OWN_PAGES / name, reader, count)
+        check_listing(OWN_PAGES / name, reader, count)
 
 
 def test_dblp_person_page_fields() -> None:
-    records, _ = _read(require_shared("corpus", "html-wild", "dblp_person_clauset_2017.html"))
+    records, _ = read_page(require_shared("corpus", "html-wild", "dblp_person_clauset_2017.html"))
     kinds = [r.type for r in records]
     assert [kinds.count(k) for k in ("article", "article-journal", "paper-conference")] == [19, 6, 6]
     first = records[0]
@@ -134,7 +117,7 @@ def test_site_readers_do_not_claim_other_pages() -> None:
 
 
 def test_scholar_results_drop_labels_and_split_the_grey_line() -> None:
-    records, _ = _read(require_shared("corpus", "html-wild", "gscholar_search_olympus_2020.html"))
+    records, _ = read_page(require_shared("corpus", "html-wild", "gscholar_search_olympus_2020.html"))
     first = records[0]
     assert first.fields["title"] == "Geology of the Olympus Range Area, Southern Victoria Land"
     assert [n.family for n in first.names["author"]] == ["Isaac", "Chinn", "Edbrooke", "Forsyth"]
@@ -148,7 +131,9 @@ def test_scholar_results_drop_labels_and_split_the_grey_line() -> None:
 
 
 def test_scholar_profile_rows_split_the_venue_and_never_date_a_count() -> None:
-    records, _ = _read(require_shared("corpus", "html-wild", "gscholar_profile_einstein_fragment_2021.html"))
+    records, _ = read_page(
+        require_shared("corpus", "html-wild", "gscholar_profile_einstein_fragment_2021.html")
+    )
     epr = records[0]
     title = "Can quantum-mechanical description of physical reality be considered complete?"
     assert epr.fields["title"] == title
@@ -160,14 +145,14 @@ def test_scholar_profile_rows_split_the_venue_and_never_date_a_count() -> None:
     years = [r.dates["issued"].parts[0][0] for r in records if "issued" in r.dates]
     assert min(years) >= 1821  # "Doctrines about the Universe", 1821, is on the profile
     assert max(years) <= 2021
-    profile, _ = _read(require_shared("corpus", "html-wild", "gscholar_profile_manmatha_2017.html"))
+    profile, _ = read_page(require_shared("corpus", "html-wild", "gscholar_profile_manmatha_2017.html"))
     assert profile[0].type == "patent"
     assert profile[0].fields["number"] == "9,104,700"
     assert MORE_AUTHORS_NOTE in profile[1].fields["note"]
 
 
 def test_acl_anthology_author_page() -> None:
-    records, _ = _read(require_shared("corpus", "html-wild", "aclanthology_author_madsack.html"))
+    records, _ = read_page(require_shared("corpus", "html-wild", "aclanthology_author_madsack.html"))
     titles = [r.fields["title"] for r in records]
     assert titles[0] == "Data-to-text systems as writing environment"
     assert titles[1] == (
@@ -185,7 +170,7 @@ def test_acl_anthology_author_page() -> None:
 
 
 def test_cvf_day_page_reads_the_bibtex_each_paper_shows() -> None:
-    records, _ = _read(require_shared("corpus", "html-wild", "cvf_openaccess_cvpr2020_day.html"))
+    records, _ = read_page(require_shared("corpus", "html-wild", "cvf_openaccess_cvpr2020_day.html"))
     first = records[0]
     assert [(n.given, n.family) for n in first.names["author"]] == [
         ("Shangzhe", "Wu"),
@@ -198,7 +183,7 @@ def test_cvf_day_page_reads_the_bibtex_each_paper_shows() -> None:
     )
     assert first.dates["issued"].parts == ((2020, 6),)
     assert first.extra["html:pdf_url"].endswith("_CVPR_2020_paper.pdf")
-    recent, _ = _read(OWN_PAGES / "own_cvf_cvpr2021_all.html")
+    recent, _ = read_page(OWN_PAGES / "own_cvf_cvpr2021_all.html")
     assert [r.arxiv.id for r in recent if r.arxiv] == ["2012.09841", "2011.10566"]
     assert [r.fields["page"] for r in recent] == ["12873-12883", "15750-15758"]
     assert recent[0].names["author"][2].family == "Ommer"
@@ -208,20 +193,20 @@ def test_cvf_day_page_reads_the_bibtex_each_paper_shows() -> None:
 
 
 def test_proceedings_pages_give_venue_volume_and_pages() -> None:
-    pmlr, _ = _read(OWN_PAGES / "own_pmlr_v202_volume.html")
+    pmlr, _ = read_page(OWN_PAGES / "own_pmlr_v202_volume.html")
     first = pmlr[0]
     assert (first.fields["volume"], first.fields["page"]) == ("202", "10835-10866")
     assert first.fields["collection-title"] == "Proceedings of Machine Learning Research"
     assert first.dates["issued"].parts == ((2023,),)
-    neurips, _ = _read(OWN_PAGES / "own_papers_nips_2017_list.html")
+    neurips, _ = read_page(OWN_PAGES / "own_papers_nips_2017_list.html")
     assert [n.family for n in neurips[0].names["author"]][-2:] == ["Kaiser", "Polosukhin"]
     assert (neurips[0].fields["volume"], neurips[0].dates["issued"].parts) == ("30", ((2017,),))
 
 
-def test_json_and_control_hints_are_read() -> None:
-    daily, _ = _read(OWN_PAGES / "own_huggingface_daily_2023-07-19.html")
+def test_json_and_control_hints_areread_page() -> None:
+    daily, _ = read_page(OWN_PAGES / "own_huggingface_daily_2023-07-19.html")
     assert [r.arxiv.id for r in daily if r.arxiv] == ["2307.09288", "2307.08691"]
-    search, _ = _read(OWN_PAGES / "own_semanticscholar_search.html")
+    search, _ = read_page(OWN_PAGES / "own_semanticscholar_search.html")
     assert MORE_AUTHORS_NOTE in search[0].fields["note"]
     assert "note" not in search[1].fields
     assert (search[0].fields["DOI"], search[0].arxiv and search[0].arxiv.id) == (
@@ -231,7 +216,7 @@ def test_json_and_control_hints_are_read() -> None:
 
 
 def test_dblp_every_entry_kind_of_the_current_layout() -> None:
-    records, _ = _read(OWN_PAGES / "own_dblp_person_modern.html")
+    records, _ = read_page(OWN_PAGES / "own_dblp_person_modern.html")
     kinds = ["article", "article-journal", "book", "paper-conference", "book", "chapter", "thesis", "article"]
     assert [r.type for r in records] == kinds
     assert [(n.given, n.family) for n in records[1].names["author"]] == [
@@ -264,13 +249,13 @@ def test_dblp_every_entry_kind_of_the_current_layout() -> None:
         2019,
         2019,
     ]
-    toc, _ = _read(OWN_PAGES / "own_dblp_venue_toc.html")
+    toc, _ = read_page(OWN_PAGES / "own_dblp_venue_toc.html")
     assert {r.fields["container-title"] for r in toc[1:]} == {proceedings.fields["title"]}
     assert [r.dates["issued"].parts for r in toc] == [((2023,),)] * 4
 
 
 def test_scholar_corr_venue_gives_the_arxiv_id() -> None:
-    records, _ = _read(OWN_PAGES / "goscholar_search_citation_corr_2016_trimmed.html")
+    records, _ = read_page(OWN_PAGES / "goscholar_search_citation_corr_2016_trimmed.html")
     (paper,) = records
     assert (
         paper.fields["title"]
@@ -283,13 +268,13 @@ def test_scholar_corr_venue_gives_the_arxiv_id() -> None:
 
 
 def test_acl_anthology_volume_and_event_pages() -> None:
-    volume, _ = _read(OWN_PAGES / "own_aclanthology_volume_2022_acl_long.html")
+    volume, _ = read_page(OWN_PAGES / "own_aclanthology_volume_2022_acl_long.html")
     front, paper = volume[0], volume[1]
     assert front.type == "book"
     assert [n.family for n in front.names["editor"]] == ["Muresan", "Nakov", "Villavicencio"]
     assert paper.fields["container-title"] == front.fields["title"]
     assert (paper.fields["publisher-place"], paper.dates["issued"].parts) == ("Dublin, Ireland", ((2022, 5),))
-    event, _ = _read(OWN_PAGES / "own_aclanthology_event_tacl_conll_2019.html")
+    event, _ = read_page(OWN_PAGES / "own_aclanthology_event_tacl_conll_2019.html")
     assert [r.type for r in event] == ["book", "paper-conference", "paper-conference"]
     venue = "Proceedings of the 23rd Conference on Computational Natural Language Learning (CoNLL)"
     assert event[1].fields["container-title"] == venue
@@ -348,3 +333,51 @@ def test_site_markup_soup_gives_records_or_a_diagnostic_never_an_exception(
     diagnostics: list[Diagnostic] = []
     for record in bibconv.read(page.encode("utf-8"), "html", strict=False, diagnostics=diagnostics):
         assert record.origin is not None
+
+
+def test_pubmed_results_give_nlm_names_the_journal_citation_and_the_pmid() -> None:
+    records, _ = read_page(OWN_PAGES / "scifeed_pubmed_results_endometriosis_2023.html")
+    first, second = records
+    assert first.fields["title"] == (
+        "Living With Endometriosis: A Reflexive Thematic Analysis Examining Women's Experiences"
+        " With the Irish Healthcare Services"
+    )  # the search words the page shows in bold are plain title words
+    assert [(n.family, n.given) for n in first.names["author"]] == [
+        ("Lightbourne", "A"),
+        ("Foley", "S"),
+        ("Dempsey", "M"),
+        ("Cronin", "M"),
+    ]
+    assert (first.fields["PMID"], first.fields["DOI"], first.fields["URL"]) == (
+        "37988744",
+        "10.1177/10497323231214114",
+        "https://pubmed.ncbi.nlm.nih.gov/37988744/",
+    )
+    assert (first.fields["container-title"], first.fields["page"], first.fields["status"]) == (
+        "Qual Health Res",
+        "10497323231214114",
+        "Online ahead of print",
+    )
+    assert first.dates["issued"].parts == ((2023, 11, 21),)
+    assert [n.family for n in second.names["author"]][-3:] == ["Baracat", "Maranhão", "Podgaec"]
+    assert second.names["author"][2].given == "LGO"
+    assert (second.fields["PMID"], second.fields["DOI"]) == ("37987824", "10.1007/s00404-023-07246-8")
+    assert all(r.type == "article-journal" for r in records)
+
+
+def test_papers_with_code_search_cards_saved_without_the_page_head() -> None:
+    records, _ = read_page(OWN_PAGES / "scifeed_paperswithcode_search_endometriosis.html")
+    assert [(r.fields["title"], r.dates["issued"].parts, r.fields["URL"]) for r in records] == [
+        (
+            "Characterizing physiological and symptomatic variation",
+            ((2020, 5, 14),),
+            "https://paperswithcode.com/paper/characterizing-physiological-and-symptomatic",
+        ),
+        (
+            "Designing and evaluating an online reinforcement learning agent for physical exercise"
+            " recommendations in N-of-1 trials",
+            ((2023, 9, 25),),
+            "https://paperswithcode.com/paper/designing-and-evaluating-an-online",
+        ),
+    ]
+    assert all("author" not in r.names for r in records)  # search cards name no authors

@@ -29,6 +29,7 @@ __all__ = [
     "Locator",
     "Page",
     "SiteReader",
+    "claimed_by",
     "claiming",
     "explain",
     "person",
@@ -48,6 +49,7 @@ MODULES = (
     "huggingface",
     "paperswithcode",
     "semanticscholar",
+    "pubmed",
     "mlconf",
     "dspace",
     "primo",
@@ -87,6 +89,13 @@ class Page:
         """Whether the page's address is on one of ``hosts`` (or a subdomain of one)."""
         host = self.host
         return any(host == h or host.endswith("." + h) for h in hosts)
+
+    @property
+    def title(self) -> str:
+        """The text of the page's ``<title>``, or ``""``."""
+        from bibconv.formats.listing.dom import text_of
+
+        return text_of(self.tree.css_first("title"))
 
 
 @dataclass
@@ -150,6 +159,21 @@ def explain(page: Page, ctx: ReadContext) -> list[Finding]:
         claimed = reader.claims(page)
         findings.append(Finding(reader.name, claimed, len(reader.read(page, ctx)) if claimed else 0))
     return findings
+
+
+def claimed_by(
+    page: Page, listing: str, hosts: tuple[str, ...], titled: tuple[str, ...] = (), linked: str = ""
+) -> bool:
+    """Whether ``page`` shows the site's list (an element matching ``listing``) and is the site's:
+    its address is on one of ``hosts``, its ``<title>`` holds one of ``titled``, or it has an
+    element matching ``linked`` (a link to the site, its logo, markup only the site writes).
+    """
+    if page.tree.css_first(listing) is None:
+        return False
+    if page.on(*hosts):
+        return True
+    title = page.title
+    return any(t in title for t in titled) or bool(linked and page.tree.css_first(linked) is not None)
 
 
 class Locator:

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, person, site
+from bibconv.formats.listing.sites import Item, Page, claimed_by, person, site
 from bibconv.model import Date, Name
 from bibconv.registry import ReadContext
 
@@ -143,13 +143,9 @@ class AclAnthology:
     name: ClassVar[str] = "acl-anthology"
 
     def claims(self, page: Page) -> bool:
-        tree = page.tree
-        if tree.css_first(".d-sm-flex strong > a[href]") is None:
-            return False
-        title = text_of(tree.css_first("title"))
-        brand = tree.css_first("a.navbar-brand[href*='aclanthology.org'], a.navbar-brand[href*='aclweb.org']")
-        return (
-            page.on("aclanthology.org", "aclweb.org") or title.endswith("ACL Anthology") or brand is not None
+        brand = "a.navbar-brand[href*='aclanthology.org'], a.navbar-brand[href*='aclweb.org']"
+        return claimed_by(
+            page, ".d-sm-flex strong > a[href]", ("aclanthology.org", "aclweb.org"), ("ACL Anthology",), brand
         )
 
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, person, site
+from bibconv.formats.listing.sites import Item, Page, claimed_by, person, site
 from bibconv.model import Arxiv, Date, Record
 from bibconv.registry import ReadContext
 
@@ -84,16 +84,9 @@ class CvfOpenAccess:
     name: ClassVar[str] = "cvf"
 
     def claims(self, page: Page) -> bool:
-        tree = page.tree
-        if tree.css_first("dl dt.ptitle") is None:
-            return False
-        title = text_of(tree.css_first("title"))
-        foundation = tree.css_first("a[href*='cv-foundation.org'], a[href*='thecvf.com']")
-        return (
-            page.on("thecvf.com", "cv-foundation.org")
-            or "Open Access Repository" in title
-            or bool(foundation)
-        )
+        foundation = "a[href*='cv-foundation.org'], a[href*='thecvf.com']"
+        hosts = ("thecvf.com", "cv-foundation.org")
+        return claimed_by(page, "dl dt.ptitle", hosts, ("Open Access Repository",), foundation)
 
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:
         base = page.base or _BASE

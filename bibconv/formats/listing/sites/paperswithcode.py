@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from bibconv.dates import parse_date
 from bibconv.formats.listing.common import TRUNCATED_NOTE, Entry
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
-from bibconv.formats.listing.sites import Item, Page, person, site
+from bibconv.formats.listing.sites import Item, Page, claimed_by, person, site
 from bibconv.registry import ReadContext
 
 __all__ = ["PapersWithCode"]
@@ -52,10 +52,9 @@ class PapersWithCode:
     name: ClassVar[str] = "paperswithcode"
 
     def claims(self, page: Page) -> bool:
-        title = text_of(page.tree.css_first("title"))
-        if not (page.on("paperswithcode.com") or "Papers With Code" in title or "Papers with Code" in title):
-            return False
-        return page.tree.css_first("div.paper-card a[href*='/paper/']") is not None
+        titled = ("Papers With Code", "Papers with Code")
+        own = "div.paper-card .item-strip-abstract, div.paper-card .item-date-pub"  # a list saved headless
+        return claimed_by(page, "div.paper-card a[href*='/paper/']", ("paperswithcode.com",), titled, own)
 
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:
         found = (_card(n, page.base or _BASE) for n in page.tree.css("div.paper-card"))
