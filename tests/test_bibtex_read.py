@@ -103,6 +103,15 @@ def test_undefined_macro_is_reported_and_kept() -> None:
     assert "undefined @string macro 'jacm'" in str(diagnostics[0])
 
 
+def test_undefined_macro_joined_by_hash_is_empty_as_bibtex_reads_it() -> None:
+    # citation-js: with-string-and-preamble
+    records, diagnostics = read('@string{ foo = "bar" }\n@misc{b, title = "Foo" # foo # bar}\n')
+    assert records[0].fields["title"] == "Foobar"
+    assert [str(d).split(": ", 2)[-1] for d in diagnostics] == [
+        "undefined @string macro 'bar' read as empty, as bibtex does (entry b)"
+    ]
+
+
 def test_preamble_and_comments_kept_for_the_bibtex_writers() -> None:
     text = """@preamble{"\\newcommand{\\noopsort}[1]{}"}
 @comment{jabref-meta: databaseType:bibtex;}

@@ -7,7 +7,8 @@ fault-tolerant :class:`~bibtexparser.splitter.Splitter`; a block it cannot parse
 its file, line and entry key (``ctx.fail``) and the rest come through. On top of the splitter:
 
 * ``@string`` macros are kept across chunks and ``#`` concatenation is resolved (bibtexparser#396);
-  the month macros ``jan`` … ``dec`` are predefined, an undefined macro is reported and kept as its name.
+  the month macros ``jan`` … ``dec`` are predefined; an undefined macro is reported and kept as its
+  name when it is the whole value, read as the empty string (as bibtex does) when joined by ``#``.
 * ``@preamble`` and ``@comment`` blocks have no home in a record: each is kept, as written, in the
   ``extra`` of the next entry (``bibtex:before``; blocks after the last entry go to its
   ``bibtex:after``), and the BibTeX writers write them back in place. Other writers drop them, as they
@@ -149,7 +150,7 @@ class Entries:
                 continue
             out[name] = value
         for token in dict.fromkeys(undefined):
-            self.ctx.warn(f"undefined @string macro {token!r} kept as text", line, block.key or None)
+            self.ctx.warn(f"undefined @string macro {token}", line, block.key or None)
         return out
 
     def string(self, block: Any) -> None:

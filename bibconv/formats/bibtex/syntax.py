@@ -75,11 +75,14 @@ def _match_quote(text: str, start: int) -> int:
 def resolve_value(expr: str, macros: dict[str, str], undefined: list[str] | None = None) -> str:
     """The TeX text of a field value: delimiters removed, ``@string`` macros and ``#`` resolved.
 
-    Undefined macros are kept as their name and appended to ``undefined``; a value that is not
-    ``part # part …`` raises ``ValueError``.
+    An undefined macro that is the whole value is kept as its name (a style may define it), one
+    joined by ``#`` to other parts is the empty string, as bibtex reads it; each is described in
+    ``undefined`` (``'bar' read as empty``). A value that is not ``part # part …`` raises ``ValueError``.
 
     >>> resolve_value('"10~" # jan', {"jan": "January"})
     '10~January'
+    >>> resolve_value('"Foo" # foo # bar', {"foo": "bar"}), resolve_value("jacm", {})
+    ('Foobar', 'jacm')
     """
     expr = expr.strip()
     delimited = (expr[:1] == "{" and expr[-1:] == "}") or (expr[:1] == '"' and expr[-1:] == '"')
@@ -93,12 +96,17 @@ def resolve_value(expr: str, macros: dict[str, str], undefined: list[str] | None
 
 def _parse_value(expr: str, macros: dict[str, str], undefined: list[str] | None, literal: bool) -> str:
     parts: list[str] = []
-    for kind, text in value_parts(expr, literal):
+    found = value_parts(expr, literal)
+    for kind, text in found:
         if kind == "macro" and text.lower() in macros:
             parts.append(macros[text.lower()])
+        elif kind == "macro":
+            alone = len(found) == 1
+            if undefined is not None:
+                how = "kept as its name" if alone else "read as empty, as bibtex does"
+                undefined.append(f"{text!r} {how}")
+            parts.append(text if alone else "")
         else:
-            if kind == "macro" and undefined is not None:
-                undefined.append(text)
             parts.append(text)
     return "".join(parts)
 
