@@ -61,6 +61,8 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from bibconv.arxiv import ARXIV_ID, as_published
 from bibconv.errors import Diagnostic, ParseError, ReadError
+from bibconv.jsonnumbers import NumberError
+from bibconv.jsonnumbers import loads as json_loads
 from bibconv.latex import decode, has_tex
 from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.registry import ReadContext, register
@@ -254,7 +256,7 @@ def record_from_snapshot(
 
 
 def _read(lines: Iterable[tuple[int, str | bytes | Mapping[str, Any]]], ctx: ReadContext) -> Iterator[Record]:
-    loads = json.loads
+    loads = json_loads
     for number, line in lines:
         if isinstance(line, Mapping):
             item: Any = line
@@ -275,6 +277,9 @@ def _read(lines: Iterable[tuple[int, str | bytes | Mapping[str, Any]]], ctx: Rea
                 continue
             except UnicodeDecodeError as exc:
                 ctx.fail(ParseError(f"invalid UTF-8 byte at offset {exc.start}", ctx.span(number)))
+                continue
+            except NumberError as exc:
+                ctx.fail(ParseError(f"invalid JSON: {exc}", ctx.span(number)))
                 continue
             except RecursionError:
                 ctx.fail(ParseError("invalid JSON: arrays or objects nested too deeply", ctx.span(number)))

@@ -26,6 +26,7 @@ from bibconv import csl
 from bibconv.csl.items import CORE_KEYS, record_from_csl, record_to_csl
 from bibconv.errors import ParseError, ReadError
 from bibconv.formats.csljson.layout import dumps_indented
+from bibconv.jsonnumbers import DECODER, NumberError
 from bibconv.model import Record
 from bibconv.registry import EntryWriter, ReadContext, WriteContext, register
 from bibconv.textio import JSON_SURROGATE, open_text
@@ -76,7 +77,7 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
     lenient mode the reader goes on after it (at the next ``,`` at the array's level), so
     every other item still comes through.
     """
-    decoder = json.JSONDecoder()
+    decoder = DECODER
     buffer = ""
     pos = 0  # the next unread character of buffer
     line = 1  # line and column of buffer[pos]
@@ -167,6 +168,8 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
                 )
             except RecursionError:
                 problem = error("invalid JSON: arrays or objects nested too deeply")
+            except NumberError as exc:
+                problem = error(f"invalid JSON: {exc}")
             if not in_array:
                 ctx.fail(problem)
                 return

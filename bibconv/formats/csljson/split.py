@@ -11,11 +11,11 @@ with :meth:`json.JSONDecoder.raw_decode`. One object alone is not cut.
 from __future__ import annotations
 
 import codecs
-import json
 import re
 from collections.abc import Iterator
 from typing import IO
 
+from bibconv.jsonnumbers import DECODER
 from bibconv.parallel.pieces import Piece, line_cut, pieces, wide
 
 __all__ = ["resume", "split"]
@@ -105,7 +105,7 @@ def _guess_json_array(stream: IO[bytes], size: int, indent: bytes) -> Iterator[P
 
 def _split_json_array(stream: IO[bytes], size: int, at: Piece | None = None) -> Iterator[Piece]:
     decoder = codecs.getincrementaldecoder("utf-8" if at else "utf-8-sig")("surrogateescape")
-    raw_decode = json.JSONDecoder().raw_decode
+    raw_decode = DECODER.raw_decode
     text = decoder.decode(stream.read(size))
     eof = False
 
@@ -139,7 +139,7 @@ def _split_json_array(stream: IO[bytes], size: int, at: Piece | None = None) -> 
             break  # the end of the array (or of a truncated file): the reader judges the rest
         try:
             _, end = raw_decode(text, pos)
-        except json.JSONDecodeError:
+        except ValueError:  # broken JSON, or a number the reader refuses: the reader reports it
             if more():
                 continue
             break

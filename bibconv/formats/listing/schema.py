@@ -6,7 +6,6 @@ microdata items are turned into JSON-LD-like objects first.
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 from bibconv.formats.listing.common import Entry, clean_space, plain_name
 from bibconv.formats.listing.dom import absolute, fragment_text, text_of
 from bibconv.formats.listing.structured import doi_in, first_date, links_into, name_parts, pages, set_field
+from bibconv.jsonnumbers import loads as json_loads
 from bibconv.model import Name
 
 __all__ = ["json_ld", "microdata"]
@@ -155,7 +155,7 @@ def json_ld(scripts: list[str], base: str | None, warn: Any) -> list[Entry]:
     entries: list[Entry] = []
     for number, text in enumerate(scripts, 1):
         try:
-            data = _unescaped(json.loads(text))
+            data = _unescaped(json_loads(text))
         except ValueError as exc:
             warn(f"JSON-LD block {number} is not valid JSON ({exc}); it was skipped")
             continue

@@ -9,13 +9,13 @@ record's URL is the paper's page on Hugging Face.
 
 from __future__ import annotations
 
-import json
 from typing import Any, ClassVar
 
 from bibconv.dates import parse_date
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import text_of
 from bibconv.formats.listing.sites import Item, Page, person, site
+from bibconv.jsonnumbers import loads as json_loads
 from bibconv.model import Arxiv
 from bibconv.registry import ReadContext
 
@@ -87,6 +87,6 @@ class HuggingFacePapers:
 
 def _props(node: Any) -> Any:
     try:
-        return json.loads(node.attributes.get("data-props") or "null")
+        return json_loads(node.attributes.get("data-props") or "null")
     except ValueError:
         return None

@@ -10,7 +10,6 @@ read instead.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, ClassVar
 
@@ -18,6 +17,7 @@ from bibconv.dates import parse_date
 from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, person, site
+from bibconv.jsonnumbers import loads as json_loads
 from bibconv.model import Date
 from bibconv.registry import ReadContext
 
@@ -89,7 +89,7 @@ def _stamp_date(stamp: Any) -> Date | None:
 def _json_notes(page: Page) -> list[Item]:
     script = next((t for a, t in page.scripts if a.get("id") == "__NEXT_DATA__"), None)
     try:
-        data = json.loads(script) if script else None
+        data = json_loads(script) if script else None
     except ValueError:
         return []
     props = data.get("props") if isinstance(data, dict) else None
