@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import bibconv
 from bibconv.errors import ParseError
 from bibconv.formats.listing.dom import decode_html, parse, text_of
 from bibconv.formats.listing.labels import CHROME
@@ -195,3 +196,19 @@ def test_records_say_which_reader_made_them_and_where() -> None:
     assert origin is not None
     assert (origin.reader, origin.index) == ("generic", 0)
     assert str(origin).endswith("(generic, div#inner-page div.publication[1])")
+
+
+def test_coins_spans_hidden_from_screen_readers_are_still_read() -> None:
+    """DSpace marks its COinS spans ``aria-hidden``: hidden from screen readers, they still hold data."""
+    from bibconv.formats.listing.html import load_page
+
+    unesp = require_shared("corpus", "html-wild", "unesp_dspace_browse_pt.html")
+    page = load_page(unesp.read_bytes(), ReadContext(str(unesp), strict=False))
+    (span,) = page.tree.css("span.Z3988[aria-hidden=true]")
+    assert "rft_id=http%3A%2F%2Fhdl.handle.net%2F11449%2F123975" in (span.attributes.get("title") or "")
+    coins = require_shared("corpus", "html-other", "zotero_journalArticle-single_coins.html")
+    hidden = coins.read_bytes().replace(b'<span class="Z3988"', b'<span aria-hidden="true" class="Z3988"')
+    assert hidden != coins.read_bytes()
+    shown = [r.to_csl() for r in read_page(coins)[0]]
+    assert shown
+    assert [r.to_csl() for r in bibconv.read(hidden, "html")] == shown

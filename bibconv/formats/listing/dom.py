@@ -47,8 +47,9 @@ _XML_ENCODING = re.compile(rb"^\s*<\?xml[^>]+encoding\s*=\s*[\"']([A-Za-z0-9._:-
 _ALIASES = {"iso8859-1": "cp1252", "latin-1": "cp1252", "ascii": "cp1252", "utf-16": "utf-8"}
 _NOISE = (
     "script, style, noscript, template, iframe, frame, frameset, object, embed, svg, canvas, "
-    "button, select, input, textarea, option, dialog, [hidden], [aria-hidden=true]"
+    "button, select, input, textarea, option, dialog, [hidden]"
 )
+_COINS = frozenset({"Z3988", "z3988"})
 _BLOCK_TAGS = (
     "address article aside blockquote body dd details dialog div dl dt fieldset figcaption figure footer "
     "form h1 h2 h3 h4 h5 h6 header hr html li main nav ol p pre section table tbody thead tfoot tr td th "
@@ -145,6 +146,9 @@ def clean(tree: Any) -> None:
         return
     for node in root.css(_NOISE):
         node.decompose()
+    for node in root.css("[aria-hidden=true]"):
+        if not _COINS.intersection((node.attributes.get("class") or "").split()):
+            node.decompose()  # a COinS span is hidden from screen readers, but holds the work's data
     for node in root.css("a[onclick]:not([href]), a[href^='javascript:']"):
         if _in_heading_cell(node):
             node.unwrap()  # a sortable column's heading: its text names the column

@@ -4,8 +4,9 @@ Each ``li.ds-artifact-item`` of a ``ul.ds-artifact-list`` is one item: the title
 ``.artifact-title``, then ``.artifact-info`` with the authors (``Family, Given``, one
 element each), the publisher and the date in parentheses and the item type in brackets,
 then ``.artifact-abstract`` (cut short by DSpace: kept as shown and noted). A page saved
-without its address gives the item's handle (``/handle/1721.1/99280``) as its
-``hdl.handle.net`` URL.
+without its address gives the item's handle (``/handle/1721.1/99280``, or the one its COinS
+span names) as its ``hdl.handle.net`` URL; what the COinS span says of the same work and
+the item does not show (DOI, ISSN, journal) is added.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from typing import Any, ClassVar
 from urllib.parse import parse_qsl
 
+from bibconv.formats.listing import structured
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, site
@@ -31,7 +33,7 @@ def _handle(node: Any, href: str | None) -> str | None:
     span = node.css_first("span.Z3988[title]")
     for key, value in parse_qsl(span.attributes.get("title") or "") if span is not None else []:
         if key == "rft_id" and "hdl.handle.net/" in value:
-            return str(value)
+            return "https://hdl.handle.net/" + value.partition("hdl.handle.net/")[2]
     match = _HANDLE.search(href or "")
     return f"https://hdl.handle.net/{match.group(1)}" if match else None
 
@@ -57,6 +59,9 @@ def _item(node: Any, page: Page) -> Item | None:
     entry.abstract = text_of(abstract) if abstract is not None else ""
     href = title.attributes.get("href")
     entry.url = absolute(href, page.base) or _handle(node, href)
+    for coins in structured.coins(node):  # what the item's COinS span says and the item does not show
+        if structured.same_work(entry, coins):
+            structured.merge(entry, coins)
     return Item(entry, node)
 
 
