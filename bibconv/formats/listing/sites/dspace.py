@@ -33,7 +33,7 @@ def _handle(node: Any, href: str | None) -> str | None:
     span = node.css_first("span.Z3988[title]")
     for key, value in parse_qsl(span.attributes.get("title") or "") if span is not None else []:
         if key == "rft_id" and "hdl.handle.net/" in value:
-            return "https://hdl.handle.net/" + value.partition("hdl.handle.net/")[2]
+            return "https://hdl.handle.net/" + str(value).partition("hdl.handle.net/")[2]
     match = _HANDLE.search(href or "")
     return f"https://hdl.handle.net/{match.group(1)}" if match else None
 
