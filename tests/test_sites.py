@@ -61,6 +61,7 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "own_cvf_cvpr2021_all.html": ("cvf", 2),
     "scifeed_pubmed_results_endometriosis_2023.html": ("pubmed", 2),
     "scifeed_paperswithcode_search_endometriosis.html": ("paperswithcode", 2),
+    "lockss_atypon_asha_toc_aja_27_1_trimmed.html": ("atypon", 6),
 }
 
 
@@ -381,3 +382,28 @@ def test_papers_with_code_search_cards_saved_without_the_page_head() -> None:
         ),
     ]
     assert all("author" not in r.names for r in records)  # search cards name no authors
+
+
+def test_atypon_table_of_contents_gives_sections_names_dois_and_the_issue() -> None:
+    records, _ = read_page(OWN_PAGES / "lockss_atypon_asha_toc_aja_27_1_trimmed.html")
+    assert [r.fields["DOI"] for r in records] == [
+        f"10.1044/2017_AJA-17-{n}" for n in ("0041", "0090", "0074", "0057", "0035", "0042")
+    ]
+    assert [r.fields["section"] for r in records] == ["Clinical Focus"] * 4 + ["Research Articles"] * 2
+    first = records[0]
+    assert (
+        first.fields["title"] == "Audiological Assessment of Word Recognition Skills in Persons With Aphasia"
+    )
+    assert [(n.given, n.family) for n in first.names["author"]][:2] == [
+        ("Min", "Zhang"),
+        ("Sheila R.", "Pratt"),
+    ]
+    assert [n.family for n in first.names["author"]][-2:] == ["Roxberg", "Ortmann"]  # ", and" is no name
+    facts = tuple(first.fields[k] for k in ("container-title", "volume", "issue"))
+    assert facts == ("Am J Audiol", "27", "1")
+    assert all(r.dates["issued"].parts == ((2018, 3, 8),) for r in records)
+    assert records[2].fields["title"] == (
+        "Clinicians' Guide to Obtaining a Valid Auditory Brainstem Response to Determine Hearing Status:"
+        " Signal, Noise, and Cross-Checks"
+    )
+    assert len(records[5].names["author"]) == 12

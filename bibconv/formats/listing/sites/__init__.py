@@ -50,6 +50,7 @@ MODULES = (
     "paperswithcode",
     "semanticscholar",
     "pubmed",
+    "atypon",
     "mlconf",
     "dspace",
     "primo",

@@ -1,0 +1,122 @@
+"""Tables of contents of Atypon Literatum sites: the ACM Digital Library, Taylor & Francis, ASHA…
+
+Literatum pages carry a ``pbContext`` meta tag (or ``class="pb-page"`` on the root). Each
+paper of a table of contents is a ``div.issue-item``: the title link (``.issue-item__title
+a`` to ``/doi/10.…``), the authors (``ul.loa``, one ``li`` per name, ``, and`` between
+them), the DOI (``.issue-item__doi``), a header or detail line with the article type, the
+date and pages (``pp 1–12``), and a preview of the abstract, cut by the site (kept as shown
+and noted). The section heading above a paper (``Clinical Focus``, ``Research Articles``)
+is its ``section``. The page's title names the journal, volume and issue
+(``Am J Audiol | Vol 27, No 1``); a proceedings title makes the papers conference papers.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from bibconv.dates import parse_date
+from bibconv.formats.listing.common import Entry, clean_space
+from bibconv.formats.listing.dom import absolute, text_of
+from bibconv.formats.listing.sites import Item, Page, claimed_by, person, site
+from bibconv.model import Date
+from bibconv.registry import ReadContext
+
+__all__ = ["Atypon"]
+
+_HOSTS = ("dl.acm.org", "tandfonline.com", "pubs.asha.org", "ascelibrary.org", "journals.sagepub.com")
+_DOI_PATH = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(10\.\d{4,9}/[^?#\s]+)")
+_ISSUE = re.compile(
+    r"^(?P<venue>.+?)\s*[|:,]\s*Vol(?:ume)?\.?\s*(?P<volume>[\w.-]+)(?:,?\s*(?:No|Issue)\.?\s*(?P<issue>[\w.-]+))?"
+)
+_PAGES = re.compile(r"\bpp?\.?\s*(\d+\s*[–-]\s*\d+|\d+)")
+_JOINERS = re.compile(r"^[\s,]*(?:and\s+)?|[\s,]*(?:,\s*)?(?:and)?[\s,]*$")
+
+
+def _issue(page: Page) -> dict[str, str]:
+    """The venue, volume and issue the page's title (or its issue details) names."""
+    facts: dict[str, str] = {}
+    match = _ISSUE.match(page.title)
+    if match is not None:
+        facts["container-title"] = match.group("venue").strip()
+        facts["volume"] = match.group("volume")
+        if match.group("issue"):
+            facts["issue"] = match.group("issue")
+    elif page.title:
+        facts["container-title"] = clean_space(page.title.split(" | ")[0])
+    for span in page.tree.css(".current-issue__specifics span"):
+        label, _, value = text_of(span).partition(" ")
+        if label.lower() in ("volume", "issue") and value:
+            facts.setdefault(label.lower(), value)
+    return facts
+
+
+def _date(node: Any, fallback: Date | None) -> Date | None:
+    for span in node.css(".issue-item__header span, .bookPubDate, .issue-item__detail span"):
+        found = parse_date(text_of(span))
+        if found is not None:
+            return found
+    return fallback
+
+
+def _authors(node: Any) -> list[str]:
+    names = []
+    for li in node.css("ul.loa > li"):
+        link = li.css_first("a")
+        text = text_of(link) if link is not None else text_of(li)
+        names.append(_JOINERS.sub("", text))
+    return [n for n in names if n]
+
+
+def _item(node: Any, page: Page, section: str, facts: dict[str, str], issued: Date | None) -> Item | None:
+    link = node.css_first(".issue-item__title a[href]")
+    if link is None or not text_of(link):
+        return None
+    href = link.attributes.get("href") or ""
+    proceedings = "proceedings" in facts.get("container-title", "").lower()
+    entry = Entry(title=text_of(link), record_type="paper-conference" if proceedings else "article-journal")
+    entry.url = absolute(href, page.base)
+    doi_link = node.css_first(".issue-item__doi a[href], a.issue-item__doi[href]")
+    found = _DOI_PATH.search(href) or (
+        re.search(r"(10\.\d{4,9}/\S+)", doi_link.attributes.get("href") or "")
+        if doi_link is not None
+        else None
+    )
+    entry.doi = found.group(1) if found else None
+    entry.authors = tuple(n for n in (person(t) for t in _authors(node)) if n)
+    entry.issued = _date(node, issued)
+    entry.fields.update(facts)
+    if section:
+        entry.fields["section"] = section
+    pages = _PAGES.search(text_of(node.css_first(".issue-item__detail")))
+    if pages is not None:
+        entry.fields["page"] = re.sub(r"\s+", "", pages.group(1)).replace("–", "-")
+    preview = node.css_first(".accordion__content, .issue-item__abstract")
+    entry.abstract = text_of(preview) if preview is not None else ""
+    return Item(entry, node)
+
+
+@site
+class Atypon:
+    """Reads the tables of contents of Atypon Literatum sites (ACM DL and others)."""
+
+    name: ClassVar[str] = "atypon"
+
+    def claims(self, page: Page) -> bool:
+        literatum = "meta[name=pbContext], html.pb-page"
+        return claimed_by(page, "div.issue-item .issue-item__title a[href*='/doi/']", _HOSTS, (), literatum)
+
+    def read(self, page: Page, ctx: ReadContext) -> list[Item]:
+        facts = _issue(page)
+        specifics = page.tree.css(".current-issue__specifics span")
+        issued = next((d for s in specifics if (d := parse_date(text_of(s))) is not None), None)
+        section = ""
+        items: list[Item] = []
+        for node in page.tree.css("h4.titled_issues__title, .toc__heading, .issue-heading, div.issue-item"):
+            if "issue-item" not in (node.attributes.get("class") or "").split():
+                section = text_of(node)
+                continue
+            item = _item(node, page, section, facts, issued)
+            if item is not None:
+                items.append(item)
+        return items
