@@ -72,12 +72,13 @@ def without_implied(fields: dict[str, Any], arxiv: Arxiv, record_type: str) -> d
 
 
 def as_published(record: Record, warn: Callable[[str], None] | None = None) -> Record:
-    """An arXiv preprint that has a journal reference or a journal DOI, as the published work.
+    """An arXiv preprint that has a journal reference, or a journal DOI and a venue, as the published work.
 
     The type becomes ``article-journal`` (``paper-conference`` for a venue that reads as a
     conference) and the venue, volume, issue, pages and year come from the journal reference
     (:mod:`bibconv.journal_ref`); the arXiv block is kept. A reference that cannot be taken apart
-    becomes the venue whole, and ``warn`` is told so. Other records come back unchanged.
+    becomes the venue whole, and ``warn`` is told so. Other records come back unchanged: a journal
+    DOI without a venue leaves a preprint an ``article`` (no journal article without its journal).
 
     >>> r = Record(type="article", fields={"DOI": "10.1086/307221"},
     ...            arxiv=Arxiv(id="astro-ph/9812133", journal_ref="Astrophys.J.517:565-586,1999"))
@@ -86,13 +87,14 @@ def as_published(record: Record, warn: Callable[[str], None] | None = None) -> R
     ('article-journal', 'Astrophys.J.', '517', '565-586', '1999')
     """
     arxiv = record.arxiv
-    doi = record.fields.get("DOI")
-    if arxiv is None or record.type != "article" or not (arxiv.journal_ref or doi):
+    venue = record.fields.get("container-title")
+    published = arxiv is not None and (arxiv.journal_ref or (venue and "DOI" in record.fields))
+    if not published or record.type != "article":
         return record
+    assert arxiv is not None
     fields = dict(record.fields)
     dates = dict(record.dates)
     kind = "article-journal"
-    venue = fields.get("container-title")
     if arxiv.journal_ref and venue is None:
         from bibconv.latex import decode
 

@@ -77,9 +77,14 @@ def _rank(name: str) -> tuple[int, str]:
 
 
 def entry_type_for(record: Record, dialect: str) -> str:
-    """The entry type a dialect writes ``record`` as (a kept source type when it still fits)."""
-    if record.arxiv is not None and record.type == "article":
-        return "online" if dialect == "biblatex" else "misc"
+    """The entry type a dialect writes ``record`` as (a kept source type when it still fits).
+
+    A CSL ``article`` (a preprint, a working paper: an article of no journal) with no venue is
+    ``@misc`` in BibTeX, ``@online`` in biblatex when it has an eprint or a URL (else ``@misc``), so
+    that no style asks for the journal it has not."""
+    if record.type == "article" and (record.arxiv is not None or "container-title" not in record.fields):
+        online = record.arxiv is not None or "URL" in record.fields
+        return "online" if dialect == "biblatex" and online else "misc"
     kept = record.extra.get("bibtex:entrytype")
     if isinstance(kept, str) and re.fullmatch(r"\w+", kept) and m.csl_type(kept) == record.type:
         low = kept.lower()
@@ -344,8 +349,9 @@ class _EntryWriter:
             self.put_raw("doi", arxiv.doi)
         if "URL" not in record.fields:
             self.put_raw("url", arxiv.abs_url)
-        if self.extended and record.type == "article" and "status" not in record.fields:
-            self.put_raw("pubstate", "prepublished")
+        journal_doi = record.fields.get("DOI", "").lower() not in ("", arxiv.doi.lower())
+        if self.extended and record.type == "article" and "status" not in record.fields and not journal_doi:
+            self.put_raw("pubstate", "prepublished")  # not for a paper a journal DOI says is out
 
     def put_extras(self, record: Record) -> None:
         for key, value in record.extra.items():

@@ -304,7 +304,7 @@ class Entry:
         if self.arxiv is not None:
             fields = without_implied(fields, self.arxiv, self.record_type)
         record = Record(
-            type=self.record_type,
+            type=_typed_by_venue(self.record_type, fields),
             fields=fields,
             names={"author": authors} if authors else {},
             dates={"issued": self.issued} if self.issued else {},
@@ -314,6 +314,17 @@ class Entry:
             origin=origin,
         )
         return as_published(record)
+
+
+_VENUE_TYPES = frozenset({"article-journal", "article-magazine", "article-newspaper", "paper-conference"})
+"""CSL types of a part of a periodical or proceedings: a listing that names no venue has no such part."""
+
+
+def _typed_by_venue(record_type: str, fields: dict[str, str]) -> str:
+    """The type a listing item has: a journal article or conference paper whose venue the listing
+    does not name is an ``article`` (CSL's type for a work outside a periodical), which BibTeX writes
+    as ``@misc`` and RIS as ``UNPB``, never a journal article without its journal."""
+    return "article" if record_type in _VENUE_TYPES and "container-title" not in fields else record_type
 
 
 def unique(values: Iterable[str]) -> list[str]:
