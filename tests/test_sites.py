@@ -62,6 +62,7 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "scifeed_pubmed_results_endometriosis_2023.html": ("pubmed", 2),
     "scifeed_paperswithcode_search_endometriosis.html": ("paperswithcode", 2),
     "lockss_atypon_asha_toc_aja_27_1_trimmed.html": ("atypon", 6),
+    "lockss_atypon_tandf_toc_talc_38_4_trimmed.html": ("atypon", 5),
 }
 
 
@@ -407,3 +408,24 @@ def test_atypon_table_of_contents_gives_sections_names_dois_and_the_issue() -> N
         " Signal, Noise, and Cross-Checks"
     )
     assert len(records[5].names["author"]) == 12
+
+
+def test_atypon_classic_table_of_contents_gives_pages_online_dates_and_rich_titles() -> None:
+    records, _ = read_page(OWN_PAGES / "lockss_atypon_tandf_toc_talc_38_4_trimmed.html")
+    assert [(r.fields["DOI"], r.fields["page"], r.dates["issued"].parts) for r in records] == [
+        ("10.1080/03115518.2014.966594", "455", ((2014, 10, 21),)),
+        ("10.1080/03115518.2014.894809", "456-479", ((2014, 4, 24),)),
+        ("10.1080/03115518.2014.906167", "480-503", ((2014, 5, 19),)),
+        ("10.1080/03115518.2014.908267", "504-512", ((2014, 5, 19),)),
+        ("10.1080/03115518.2014.908268", "513-527", ((2014, 6, 3),)),
+    ]
+    assert [r.fields["section"] for r in records] == ["Editorial"] + ["Research Articles"] * 4
+    assert records[1].fields["title"].startswith("<i>Serendipaceratops arthurcclarkei</i> Rich &amp; Vickers")
+    assert [n.family for n in records[1].names["author"]] == [
+        "Rich", "Kear", "Sinclair", "Chinnery", "Carpenter", "McHugh", "Vickers-Rich"
+    ]  # fmt: skip
+    first = records[3].names["author"][0]
+    assert (first.given, first.family) == ("José P.", "O’gorman")
+    venue = ("Alcheringa: An Australasian Journal of Palaeontology", "38", "4")
+    assert all(tuple(r.fields[k] for k in ("container-title", "volume", "issue")) == venue for r in records)
+    assert records[0].fields["URL"] == "https://www.tandfonline.com/doi/full/10.1080/03115518.2014.966594"

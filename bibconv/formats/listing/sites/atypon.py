@@ -1,13 +1,15 @@
 """Tables of contents of Atypon Literatum sites: the ACM Digital Library, Taylor & Francis, ASHA…
 
 Literatum pages carry a ``pbContext`` meta tag (or ``class="pb-page"`` on the root). Each
-paper of a table of contents is a ``div.issue-item``: the title link (``.issue-item__title
-a`` to ``/doi/10.…``), the authors (``ul.loa``, one ``li`` per name, ``, and`` between
-them), the DOI (``.issue-item__doi``), a header or detail line with the article type, the
-date and pages (``pp 1–12``), and a preview of the abstract, cut by the site (kept as shown
-and noted). The section heading above a paper (``Clinical Focus``, ``Research Articles``)
-is its ``section``. The page's title names the journal, volume and issue
-(``Am J Audiol | Vol 27, No 1``); a proceedings title makes the papers conference papers.
+paper of a table of contents is a ``div.issue-item`` (the current design) or a
+``div.tocArticleEntry`` (the classic one): the title link (``.issue-item__title a``,
+``.art_title a``, to ``/doi/10.…``), the authors (``ul.loa``, one ``li`` per name, ``, and``
+between them; ``.articleEntryAuthorsLinks``), the DOI (``.issue-item__doi``, or the link's
+path), the date and pages (``pp 1–12``, ``Pages: 456-479``, ``Published online: 24 Apr
+2014``), and a preview of the abstract, cut by the site (kept as shown and noted). The
+section heading above a paper (``Clinical Focus``, ``Research Articles``) is its ``section``.
+The page's title names the journal, volume and issue (``Am J Audiol | Vol 27, No 1``); a
+proceedings title makes the papers conference papers.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from bibconv.dates import parse_date
+from bibconv.dates import parse_date, search_date
 from bibconv.formats.listing.common import Entry, clean_space
-from bibconv.formats.listing.dom import absolute, text_of
+from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, claimed_by, person, site
 from bibconv.model import Date
 from bibconv.registry import ReadContext
@@ -29,7 +31,10 @@ _DOI_PATH = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(10\.\d{4,9}/[^?#\
 _ISSUE = re.compile(
     r"^(?P<venue>.+?)\s*[|:,]\s*Vol(?:ume)?\.?\s*(?P<volume>[\w.-]+)(?:,?\s*(?:No|Issue)\.?\s*(?P<issue>[\w.-]+))?"
 )
-_PAGES = re.compile(r"\bpp?\.?\s*(\d+\s*[–-]\s*\d+|\d+)")
+_PAGES = re.compile(r"(?:\bpp?\.?|\bPages?:)\s*(\d+\s*[–-]\s*\d+|\d+)")
+_ITEMS = "div.issue-item, div.tocArticleEntry"
+_TITLES = ("div.issue-item .issue-item__title", "div.tocArticleEntry .art_title")
+_HEADINGS = "h4.titled_issues__title, .toc__heading, .toc__section .section__title, div.tocHeading"
 _JOINERS = re.compile(r"^[\s,]*(?:and\s+)?|[\s,]*(?:,\s*)?(?:and)?[\s,]*$")
 
 
@@ -52,15 +57,15 @@ def _issue(page: Page) -> dict[str, str]:
 
 
 def _date(node: Any, fallback: Date | None) -> Date | None:
-    for span in node.css(".issue-item__header span, .bookPubDate, .issue-item__detail span"):
-        found = parse_date(text_of(span))
+    for span in node.css(".issue-item__header span, .bookPubDate, .issue-item__detail span, .tocEPubDate"):
+        found = search_date(text_of(span))
         if found is not None:
-            return found
+            return found[0]
     return fallback
 
 
 def _authors(node: Any) -> list[str]:
-    names = []
+    names = [text_of(a) for a in node.css(".articleEntryAuthorsLinks a")]
     for li in node.css("ul.loa > li"):
         link = li.css_first("a")
         text = text_of(link) if link is not None else text_of(li)
@@ -69,12 +74,13 @@ def _authors(node: Any) -> list[str]:
 
 
 def _item(node: Any, page: Page, section: str, facts: dict[str, str], issued: Date | None) -> Item | None:
-    link = node.css_first(".issue-item__title a[href]")
+    link = node.css_first(".issue-item__title a[href], .art_title a[href]")  # the _TITLES of an item
     if link is None or not text_of(link):
         return None
     href = link.attributes.get("href") or ""
     proceedings = "proceedings" in facts.get("container-title", "").lower()
-    entry = Entry(title=text_of(link), record_type="paper-conference" if proceedings else "article-journal")
+    kind = "paper-conference" if proceedings else "article-journal"
+    entry = Entry(title=rich_of(link), title_is_rich=True, record_type=kind)
     entry.url = absolute(href, page.base)
     doi_link = node.css_first(".issue-item__doi a[href], a.issue-item__doi[href]")
     found = _DOI_PATH.search(href) or (
@@ -88,7 +94,7 @@ def _item(node: Any, page: Page, section: str, facts: dict[str, str], issued: Da
     entry.fields.update(facts)
     if section:
         entry.fields["section"] = section
-    pages = _PAGES.search(text_of(node.css_first(".issue-item__detail")))
+    pages = _PAGES.search(text_of(node.css_first(".issue-item__detail, .tocPageRange")))
     if pages is not None:
         entry.fields["page"] = re.sub(r"\s+", "", pages.group(1)).replace("–", "-")
     preview = node.css_first(".accordion__content, .issue-item__abstract")
@@ -104,7 +110,8 @@ class Atypon:
 
     def claims(self, page: Page) -> bool:
         literatum = "meta[name=pbContext], html.pb-page"
-        return claimed_by(page, "div.issue-item .issue-item__title a[href*='/doi/']", _HOSTS, (), literatum)
+        listing = ", ".join(f"{item} a[href*='/doi/']" for item in _TITLES)
+        return claimed_by(page, listing, _HOSTS, (), literatum)
 
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:
         facts = _issue(page)
@@ -112,8 +119,9 @@ class Atypon:
         issued = next((d for s in specifics if (d := parse_date(text_of(s))) is not None), None)
         section = ""
         items: list[Item] = []
-        for node in page.tree.css("h4.titled_issues__title, .toc__heading, .issue-heading, div.issue-item"):
-            if "issue-item" not in (node.attributes.get("class") or "").split():
+        for node in page.tree.css(f"{_HEADINGS}, {_ITEMS}"):
+            classes = (node.attributes.get("class") or "").split()
+            if "issue-item" not in classes and "tocArticleEntry" not in classes:
                 section = text_of(node)
                 continue
             item = _item(node, page, section, facts, issued)
