@@ -189,7 +189,7 @@ def test_fields_map_by_type_and_dialect() -> None:
     }
     assert c.fields == {"publisher": "MIT", "number": "TR-1", "genre": "Memo"}
     assert c.type == "report"
-    assert d.fields == {"publisher": "ETH"}
+    assert d.fields == {"publisher": "ETH", "genre": "PhD thesis"}  # what @phdthesis says
     assert d.issued == Date(parts=((1999, 4),))
     assert d.type == "thesis"
     assert e.type == "webpage"

@@ -44,6 +44,8 @@ def _dialect(records: list[Record]) -> str:
         mapped_to_misc = bibtex_map.entry_type(record.type, "bibtex") == "misc"
         if kept in _BIBLATEX_ONLY_TYPES or (record.type not in ("document", "article") and mapped_to_misc):
             return "biblatex"
+        if record.type in ("thesis", "report") and "genre" not in record.fields:
+            return "biblatex"  # classic BibTeX's @phdthesis and @techreport say a genre
     return "bibtex"
 
 

@@ -31,9 +31,7 @@ def test_three_thousand_warnings_of_one_kind_are_a_short_list(many_events: Path,
     assert done.returncode == 0
     lines = done.stderr.splitlines()
     assert len(lines) == 6  # 3 of the kind, the one RIS warning, the count of the rest, the summary
-    assert (
-        lines[0] == f"{many_events}:item 0: warning: unknown CSL type 'kind0', read as 'document'"
-    )
+    assert lines[0] == f"{many_events}:item 0: warning: unknown CSL type 'kind0', read as 'document'"
     assert lines[4] == "bibconv: 2997 more warnings like: unknown CSL type '…', read as '…'"
     assert lines[5].startswith(
         "bibconv: 0 skipped, 3001 warnings (3000 × unknown CSL type '…', read as '…'; 1 ×"

@@ -107,6 +107,7 @@ def allowed() -> frozenset[str]:
     words = {n for n in own if n.isalpha()} | _MATH | _TEXT | _derived()
     return frozenset(words - DENIED)
 
+
 # A control sequence (word or symbol), TeX's ``^^`` notation, or a math shift.
 _TOKEN_RE = re.compile(r"\\(?:([A-Za-z]+)|(.)|$)|(\^\^)|(\$\$?)", re.S)
 

@@ -308,6 +308,7 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
     if issued is not None:
         got.dates["issued"] = issued
     got.read_fields(fields, used, m.read_plan(entry), m.NUMBER_BY_TYPE.get(record_type, "number"))
+    _genre(got.fields, entry, record_type)
     out = without_implied(got.fields, arxiv, record_type) if arxiv is not None else got.fields
     if not preprint and entry_type not in (
         m.entry_type(record_type, "bibtex"),
@@ -325,6 +326,16 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
         extra=got.extra,
         origin=ctx.span(line),
     )
+
+
+def _genre(fields: dict[str, str], entry: str, record_type: str) -> None:
+    """A thesis's or a report's genre: its ``type`` (a biblatex key such as ``mathesis`` as the words it
+    prints), else what the entry type says (``@phdthesis``: "PhD thesis")."""
+    genre = fields.get("genre")
+    if genre is not None:
+        fields["genre"] = m.TYPE_KEYS.get(genre.strip().lower(), genre)
+    elif record_type in ("thesis", "report") and entry in m.IMPLIED_GENRES:
+        fields["genre"] = m.IMPLIED_GENRES[entry]
 
 
 def _value(kind: str, raw: str) -> str:

@@ -40,6 +40,8 @@ def project(record: Record, dialect: str) -> Record:
     record_type = read_type(record, entry)
     preprint = record.arxiv is not None and record_type == "article"
     fields = _fields(record, dialect, entry)
+    if record_type in ("thesis", "report") and "genre" not in fields and entry in m.IMPLIED_GENRES:
+        fields["genre"] = m.IMPLIED_GENRES[entry]  # @phdthesis says "PhD thesis"
     if preprint and str(fields.get("status", "")).lower() in ("prepublished", "preprint"):
         del fields["status"]  # pubstate = {prepublished} only says "preprint"
     arxiv = record.arxiv

@@ -16,7 +16,9 @@ __all__ = [
     "BIBTEX_TYPES",
     "BOTH",
     "DIALECTS",
+    "IMPLIED_GENRES",
     "TYPES",
+    "TYPE_KEYS",
     "TYPE_TO_CSL",
     "TypeRow",
     "csl_type",
@@ -134,6 +136,22 @@ def _writes(dialect: str) -> dict[str, str]:
 
 
 _WRITES: dict[str, dict[str, str]] = {dialect: _writes(dialect) for dialect in DIALECTS}
+
+
+IMPLIED_GENRES: dict[str, str] = {
+    "phdthesis": "PhD thesis",
+    "mastersthesis": "Master's thesis",
+    "techreport": "Technical report",
+}
+"""The genre an entry type says when it has no ``type`` field, as Zotero and pandoc write it."""
+
+TYPE_KEYS: dict[str, str] = {
+    **IMPLIED_GENRES,
+    "mathesis": "Master's thesis",
+    "candthesis": "Candidate thesis",
+    "resreport": "Research report",
+}
+"""biblatex's localisation keys for ``type`` (``type = {mathesis}``) → the genre they print in English."""
 
 
 def csl_type(entry: str) -> str:

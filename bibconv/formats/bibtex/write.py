@@ -86,16 +86,25 @@ def entry_type_for(record: Record, dialect: str) -> str:
         online = record.arxiv is not None or "URL" in record.fields
         return "online" if dialect == "biblatex" and online else "misc"
     kept = record.extra.get("bibtex:entrytype")
+    wanted = _genre_type(record.type, record.fields.get("genre", "").casefold())
     if isinstance(kept, str) and re.fullmatch(r"\w+", kept) and m.csl_type(kept) == record.type:
         low = kept.lower()
         known = m.BIBLATEX_TYPES if dialect == "biblatex" else m.BIBTEX_TYPES
-        if low in known or (low not in m.BIBTEX_TYPES and low not in m.BIBLATEX_TYPES):
+        fits = low in known or (low not in m.BIBTEX_TYPES and low not in m.BIBLATEX_TYPES)
+        if fits and wanted in (None, low):
             return kept
-    if record.type == "thesis" and dialect == "bibtex" and "master" in record.fields.get("genre", "").lower():
+    return wanted or m.entry_type(record.type, dialect)
+
+
+def _genre_type(record_type: str, genre: str) -> str | None:
+    """The entry type that says a thesis's or report's genre (``@mastersthesis``), if one does."""
+    if record_type == "thesis" and "master" in genre:
         return "mastersthesis"
-    if record.type in ("report", "thesis") and dialect == "biblatex" and "genre" not in record.fields:
-        return "techreport" if record.type == "report" else "phdthesis"  # biblatex's aliases with a type
-    return m.entry_type(record.type, dialect)
+    if record_type == "thesis" and genre in ("phd thesis", "ph.d. thesis", "phdthesis"):
+        return "phdthesis"
+    if record_type == "report" and genre == "technical report":
+        return "techreport"
+    return None
 
 
 def read_type(record: Record, entry: str) -> str:
@@ -109,6 +118,8 @@ def read_type(record: Record, entry: str) -> str:
 
 
 _NUMBERS = m.NUMBER_VARIABLES
+# The genres biblatex prints from a key of its own, in the document's language (its key is mathesis).
+_GENRE_KEYS = {genre: key for key, genre in m.TYPE_KEYS.items() if key != "mastersthesis"}
 
 
 def number_order(record: Record, record_type: str) -> list[str]:
@@ -401,8 +412,14 @@ class _EntryWriter:
         reads_as = read_type(record, entry)
         rows = m.writes_for(self.dialect, low)
         fields = record.fields
+        implied = m.IMPLIED_GENRES.get(low) if reads_as in ("thesis", "report") else None
         for var in number_order(record, reads_as):
+            if var == "genre" and fields[var] == implied:
+                continue  # the entry type says it
             self.where = var
+            if var == "genre" and self.extended and fields[var] in _GENRE_KEYS:
+                self.put_raw("type", _GENRE_KEYS[fields[var]])
+                continue
             self.put_variable(var, fields[var], rows, reads_as)
         self.where = None
         self.put_dates(record, low)
