@@ -6,12 +6,14 @@ languages these sites use, and dates as they print them.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from bibconv.dates import parse_date, search_date
-from bibconv.formats.listing.common import clean_space, plain_name
+from bibconv.formats.listing.common import Entry, clean_space, plain_name
+from bibconv.formats.listing.dom import text_of
 from bibconv.model import Date, Name
 
-__all__ = ["catalogue_name", "kind_of", "year_or_date"]
+__all__ = ["catalogue_name", "kind_of", "material_type", "year_or_date"]
 
 _ROLE = re.compile(
     r"\s*(?:\[[^\]]*\]|\((?:author|autor|auteur|verfasser\w*|hrsg\.?|ed\.?|eds\.?|editor|orientador\w*|"
@@ -54,6 +56,15 @@ def kind_of(label: str) -> str | None:
         if pattern.search(label):
             return kind
     return None
+
+
+def material_type(entry: Entry, node: Any | None, field: str) -> None:
+    """Keep the material type ``node`` shows (``Tese de doutorado``) in ``field``; the record's
+    type becomes the one it names, if it names one."""
+    label = text_of(node) if node is not None else ""
+    if label:
+        entry.fields[field] = label
+        entry.record_type = kind_of(label) or entry.record_type
 
 
 def year_or_date(text: str, lang: str | None = None) -> Date | None:

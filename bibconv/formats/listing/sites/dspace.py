@@ -19,7 +19,7 @@ from bibconv.formats.listing import structured
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, site
-from bibconv.formats.listing.sites.catalogue import catalogue_name, kind_of, year_or_date
+from bibconv.formats.listing.sites.catalogue import catalogue_name, material_type, year_or_date
 from bibconv.registry import ReadContext
 
 __all__ = ["DSpace"]
@@ -51,10 +51,7 @@ def _item(node: Any, page: Page) -> Item | None:
     publisher = info.css_first(".publisher")
     if publisher is not None and text_of(publisher):
         entry.fields["publisher"] = text_of(publisher)
-    kind = info.css_first(".type")
-    if kind is not None and text_of(kind):
-        entry.fields["genre"] = text_of(kind)
-        entry.record_type = kind_of(text_of(kind)) or entry.record_type
+    material_type(entry, info.css_first(".type"), "genre")
     abstract = node.css_first(".artifact-abstract")
     entry.abstract = text_of(abstract) if abstract is not None else ""
     href = title.attributes.get("href")

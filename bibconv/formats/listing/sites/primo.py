@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, site
-from bibconv.formats.listing.sites.catalogue import catalogue_name, kind_of, year_or_date
+from bibconv.formats.listing.sites.catalogue import catalogue_name, material_type, year_or_date
 from bibconv.registry import ReadContext
 
 __all__ = ["Primo"]
@@ -36,10 +36,7 @@ def _record(node: Any, page: Page) -> Item | None:
         place = _PLACE.match(text)
         if place:
             entry.fields["publisher-place"] = place.group("place").strip()
-    caption = node.css_first(".EXLThumbnailCaption")
-    if caption is not None and text_of(caption):
-        entry.fields["medium"] = text_of(caption)
-        entry.record_type = kind_of(text_of(caption)) or entry.record_type
+    material_type(entry, node.css_first(".EXLThumbnailCaption"), "medium")
     anchor = node.css_first("a.EXLResultRecordId[name]")
     if anchor is not None:
         entry.fields["call-number"] = anchor.attributes.get("name") or ""

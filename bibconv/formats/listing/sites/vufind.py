@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, site
-from bibconv.formats.listing.sites.catalogue import catalogue_name, kind_of
+from bibconv.formats.listing.sites.catalogue import catalogue_name, material_type
 from bibconv.model import Date
 from bibconv.registry import ReadContext
 
@@ -38,10 +38,7 @@ def _record(node: Any, page: Page) -> Item | None:
     year = _PUBLISHED.search(text_of(node))
     if year:
         entry.issued = Date(parts=((int(year.group(1)),),))
-    label = node.css_first(".iconlabel, .format span, .format")
-    if label is not None and text_of(label):
-        entry.fields["genre"] = text_of(label)
-        entry.record_type = kind_of(text_of(label)) or entry.record_type
+    material_type(entry, node.css_first(".iconlabel, .format span, .format"), "genre")
     entry.url = absolute(title.attributes.get("href"), page.base)
     return Item(entry, node)
 
