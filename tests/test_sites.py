@@ -429,3 +429,16 @@ def test_atypon_classic_table_of_contents_gives_pages_online_dates_and_rich_titl
     venue = ("Alcheringa: An Australasian Journal of Palaeontology", "38", "4")
     assert all(tuple(r.fields[k] for k in ("container-title", "volume", "issue")) == venue for r in records)
     assert records[0].fields["URL"] == "https://www.tandfonline.com/doi/full/10.1080/03115518.2014.966594"
+
+
+def test_an_article_page_listing_similar_articles_is_read_as_its_one_article() -> None:
+    """PubMed's and Literatum's article pages list similar articles in the result markup."""
+    results = (OWN_PAGES / "scifeed_pubmed_results_endometriosis_2023.html").read_bytes()
+    head = (
+        b'<head><meta name="citation_title" content="Endometriosis: a review">'
+        b'<meta name="citation_author" content="Ada Lovelace"></head>'
+    )
+    records = bibconv.read(b"<html>" + head + b"<body>" + results + b"</body></html>", "html")
+    assert [(r.fields["title"], r.origin and r.origin.reader) for r in records] == [
+        ("Endometriosis: a review", "meta")
+    ]

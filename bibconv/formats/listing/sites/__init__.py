@@ -92,6 +92,12 @@ class Page:
         return any(host == h or host.endswith("." + h) for h in hosts)
 
     @property
+    def about_one_work(self) -> bool:
+        """Whether the page's meta tags describe one work (an article's page: its "similar
+        articles" and "cited by" lists are not the page's list)."""
+        return bool(self.meta("citation_title", "dc.title"))
+
+    @property
     def title(self) -> str:
         """The text of the page's ``<title>``, or ``""``."""
         from bibconv.formats.listing.dom import text_of

@@ -109,6 +109,8 @@ class Atypon:
     name: ClassVar[str] = "atypon"
 
     def claims(self, page: Page) -> bool:
+        if page.about_one_work:
+            return False
         literatum = "meta[name=pbContext], html.pb-page"
         listing = ", ".join(f"{item} a[href*='/doi/']" for item in _TITLES)
         return claimed_by(page, listing, _HOSTS, (), literatum)

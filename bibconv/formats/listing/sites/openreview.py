@@ -124,7 +124,7 @@ class OpenReview:
 
     def claims(self, page: Page) -> bool:
         title = text_of(page.tree.css_first("title"))
-        if not (page.on("openreview.net") or title.endswith("OpenReview")) or page.meta("citation_title"):
+        if not (page.on("openreview.net") or title.endswith("OpenReview")) or page.about_one_work:
             return False  # a forum page is one paper, read from its citation_* tags
         return page.tree.css_first("div.note a[href*='forum?id=']") is not None or bool(_json_notes(page))
 

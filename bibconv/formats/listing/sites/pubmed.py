@@ -91,6 +91,8 @@ class PubMed:
     name: ClassVar[str] = "pubmed"
 
     def claims(self, page: Page) -> bool:
+        if page.about_one_work:
+            return False
         own = "a.docsum-title[data-article-id], .docsum-pmid"  # a list saved without its page head
         return claimed_by(
             page, ".docsum-content a.docsum-title", ("pubmed.ncbi.nlm.nih.gov",), ("PubMed",), own
