@@ -306,6 +306,8 @@ _SITE_SHELLS = [  # (head, body) of pages each site reader claims; {} is where t
     ("<title>Daily Papers - Hugging Face</title>", '<div data-props="{}"></div>'),
     ('<title>x | OpenReview</title><script id="__NEXT_DATA__" type="application/json">{}</script>', ""),
     ("<title>ICML 2019 Schedule</title>", "<div class='maincard'>{}</div>"),
+    ("<title>x - PubMed</title>", '<article class="full-docsum"><div class="docsum-content">{}</div>'),
+    ('<meta name="pbContext">', '<div class="issue-item"><div class="issue-item__title">{}</div>'),
 ]
 _PARTS = st.sampled_from(
     [
