@@ -9,6 +9,7 @@ its file, line and entry key (``ctx.fail``) and the rest come through. On top of
 * ``@string`` macros are kept across chunks and ``#`` concatenation is resolved (bibtexparser#396);
   the month macros ``jan`` … ``dec`` are predefined; an undefined macro is reported and kept as its
   name when it is the whole value, read as the empty string (as bibtex does) when joined by ``#``.
+  Macros are expanded on use, within limits (:mod:`~bibconv.formats.bibtex.macros`).
 * ``@preamble`` and ``@comment`` blocks have no home in a record: each is kept, as written, in the
   ``extra`` of the next entry (``bibtex:before``; blocks after the last entry go to its
   ``bibtex:after``), and the BibTeX writers write them back in place. Other writers drop them, as they
@@ -23,8 +24,8 @@ its file, line and entry key (``ctx.fail``) and the rest come through. On top of
 * Duplicate keys and fields are reported (the first field wins, as in BibTeX); entry keys that are
   missing (EndNote writes ``@article{`` followed by fields) are reported and left for the key module.
 
-The hashes of the keys seen (for duplicate reports, about 60 bytes an entry) are the only thing
-that grows with the input.
+The hashes of the keys seen (for duplicate reports, about 60 bytes an entry) and the ``@string``
+macros (unexpanded) are the only things that grow with the input.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from bibconv.errors import ParseError
 from bibconv.formats.bibtex.faithful import dialect_of
 from bibconv.formats.bibtex.fields import build_record
 from bibconv.formats.bibtex.inherit import ALIASES, INHERIT_SKIP, inherit_renames
+from bibconv.formats.bibtex.macros import ExpansionError, Macros
 from bibconv.formats.bibtex.scan import ScannedEntry
 from bibconv.formats.bibtex.syntax import RAW_KEY_RE, blocks, chunks, resolve_value, source_value
 from bibconv.formats.bibtex.table import MONTH_MACROS
@@ -128,8 +130,7 @@ class Entries:
         self, ctx: ReadContext, parents: dict[str, tuple[str, dict[str, str]]] | None = None
     ) -> None:
         self.ctx = ctx
-        self.macros: dict[str, str] = dict(MONTH_MACROS)
-        self.defined: dict[str, str] = {}  # the macros the input's @string blocks define
+        self.macros = Macros()
         self.parents = parents or {}
         self.keys: set[int] = set()  # hashes of the keys seen: the one thing that grows
         self.pending: list[str] = []
@@ -142,7 +143,10 @@ class Entries:
             name = field.key.strip().lower()
             if "%" in name:  # a commented-out line before the field name (biber skips such lines)
                 name = name.rsplit("\n", 1)[-1].lstrip("% \t")
-            value = resolve_value(field.value, self.macros, undefined)
+            try:
+                value = self.macros.resolve(field.value, undefined)
+            except ExpansionError as exc:
+                raise ExpansionError(f"field {name!r}: {exc}") from None
             if name in out:
                 self.ctx.warn(
                     f"duplicate field {field.key!r}: the first value is kept", line, block.key or None
@@ -155,7 +159,7 @@ class Entries:
 
     def string(self, block: Any) -> None:
         name = block.key.strip().lower()
-        self.macros[name] = self.defined[name] = resolve_value(block.value, self.macros)
+        self.macros.define(name, block.value)
 
     def source(self, block: Any) -> tuple[tuple[str, str], ...]:
         """The entry's fields as written (names in lower case, the first of duplicates), macros of
@@ -166,7 +170,7 @@ class Entries:
             if "%" in name:
                 name = name.rsplit("\n", 1)[-1].lstrip("% \t")
             if name not in out:
-                out[name] = source_value(field.value, self.defined)
+                out[name] = source_value(field.value, self.macros.defined)
         return tuple(out.items())
 
     def inherit(self, fields: dict[str, str], entry_type: str, line: int, key: str | None) -> dict[str, str]:

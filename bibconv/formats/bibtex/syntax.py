@@ -11,8 +11,8 @@ does; :func:`resolve_value` turns a field's value expression (``{…}``, ``"…"
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import IO, Any
+from collections.abc import Iterator, Mapping
+from typing import IO, Any, TypeVar
 
 from bibconv.errors import ParseError
 from bibconv.formats.bibtex.scan import scan
@@ -28,6 +28,7 @@ __all__ = [
     "source_value",
     "split",
     "value_parts",
+    "value_pieces",
 ]
 
 CHUNK_SIZE = 1 << 18
@@ -40,6 +41,7 @@ _BLOCK_LINE_RE = re.compile(r"^[ \t]*@[\w]*[ \t]*[{(]")
 _CUT_RE = re.compile(r"\n[ \t]*@\w*[ \t]*[{(]")
 _KEYLESS_RE = re.compile(r"^([ \t]*@(?!string|preamble|comment)\w+[ \t]*\{)(?=\s*[\w.-]+\s*=)", re.I | re.M)
 _TOKEN_RE = re.compile(r"[^\s#{}\"=,]+")
+T = TypeVar("T")
 
 
 def _match_brace(text: str, start: int, literal: bool = False) -> int:
@@ -72,7 +74,7 @@ def _match_quote(text: str, start: int) -> int:
     return -1
 
 
-def resolve_value(expr: str, macros: dict[str, str], undefined: list[str] | None = None) -> str:
+def resolve_value(expr: str, macros: Mapping[str, str], undefined: list[str] | None = None) -> str:
     """The TeX text of a field value: delimiters removed, ``@string`` macros and ``#`` resolved.
 
     An undefined macro that is the whole value is kept as its name (a style may define it), one
@@ -84,31 +86,36 @@ def resolve_value(expr: str, macros: dict[str, str], undefined: list[str] | None
     >>> resolve_value('"Foo" # foo # bar', {"foo": "bar"}), resolve_value("jacm", {})
     ('Foobar', 'jacm')
     """
+    return "".join(value_pieces(expr, macros, undefined))
+
+
+def value_pieces(expr: str, macros: Mapping[str, T], undefined: list[str] | None = None) -> list[str | T]:
+    """What :func:`resolve_value` joins: the value's text and its macros' values (``macros[name]``)."""
     expr = expr.strip()
     delimited = (expr[:1] == "{" and expr[-1:] == "}") or (expr[:1] == '"' and expr[-1:] == '"')
     if delimited and "#" not in expr:
-        return expr[1:-1]
+        return [expr[1:-1]]
     try:
-        return _parse_value(expr, macros, undefined, literal=False)
+        return _pieces(expr, macros, undefined, literal=False)
     except ValueError:
-        return _parse_value(expr, macros, undefined, literal=True)
+        return _pieces(expr, macros, undefined, literal=True)
 
 
-def _parse_value(expr: str, macros: dict[str, str], undefined: list[str] | None, literal: bool) -> str:
-    parts: list[str] = []
+def _pieces(expr: str, macros: Mapping[str, T], undefined: list[str] | None, literal: bool) -> list[str | T]:
+    pieces: list[str | T] = []
     found = value_parts(expr, literal)
     for kind, text in found:
         if kind == "macro" and text.lower() in macros:
-            parts.append(macros[text.lower()])
+            pieces.append(macros[text.lower()])
         elif kind == "macro":
             alone = len(found) == 1
             if undefined is not None:
                 how = "kept as its name" if alone else "read as empty, as bibtex does"
                 undefined.append(f"{text!r} {how}")
-            parts.append(text if alone else "")
+            pieces.append(text if alone else "")
         else:
-            parts.append(text)
-    return "".join(parts)
+            pieces.append(text)
+    return pieces
 
 
 def value_parts(expr: str, literal: bool) -> list[tuple[str, str]]:
@@ -152,7 +159,7 @@ def value_parts(expr: str, literal: bool) -> list[tuple[str, str]]:
     return parts
 
 
-def source_value(expr: str, defined: dict[str, str]) -> str:
+def source_value(expr: str, defined: Mapping[str, Any]) -> str:
     r"""A value expression as a writer may write it back: as read, but with each macro that an
     ``@string`` of the input defines (``defined``) replaced by its text in braces; month macros and
     macros a style may define are kept by name, so each style still spells them its own way.
@@ -173,7 +180,8 @@ def source_value(expr: str, defined: dict[str, str]) -> str:
     out = []
     for kind, text in parts:
         if kind == "macro" and text.lower() in defined:
-            out.append("{" + defined[text.lower()] + "}")
+            value = defined[text.lower()]  # text, or a Macro (bibconv.formats.bibtex.macros)
+            out.append("{" + (value if isinstance(value, str) else value.text()) + "}")
         elif kind == "text":
             out.append("{" + text + "}")
         else:
