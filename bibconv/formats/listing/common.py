@@ -74,11 +74,16 @@ def rich_text(text: str) -> str:
 
 
 def plain_name(text: str) -> str:
-    """A name as shown, TeX decoded to plain Unicode."""
+    """A name as shown, TeX decoded to plain Unicode (kept as shown when its TeX nests too deeply)."""
     from bibconv import latex
 
     text = clean_space(text)
-    return clean_space(latex.decode(text, markup=False)) if _has_tex(text) else text
+    if not _has_tex(text):
+        return text
+    try:
+        return clean_space(latex.decode(text, markup=False))
+    except latex.TexDepthError:
+        return text
 
 
 _PAREN = re.compile(r"^(?P<name>.*?)\s*\((?P<aff>[^()]*)\)\s*$")

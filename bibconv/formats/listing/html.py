@@ -279,7 +279,11 @@ class HtmlListingReader:
         count = 0
         for count, found in enumerate(_entries(page, ctx), 1):
             span = replace(ctx.span(index=count - 1), reader=found.reader, where=found.where)
-            record = found.entry.to_record(span)
+            try:
+                record = found.entry.to_record(span)
+            except ValueError as exc:  # TeX nested too deeply
+                ctx.fail(ParseError(str(exc), span))
+                continue
             yield replace(record, names={**record.names, **found.names}) if found.names else record
         if count == 0:
             _nothing(ctx)
