@@ -9,8 +9,10 @@
 ``arXiv:…``, old-style ``hep-th/9901001`` and ``math.GT/0309136``, abs/pdf URLs, arXiv DOIs),
 checks them all before the first request, drops duplicates (keeping the first), and asks the API
 for them in batches (``id_list``, at most 100 per request). It keeps arXiv's rate limit (one
-request every ``delay`` seconds, 3 by default), retries server errors (5xx, 429), timeouts and
-broken connections with a growing pause, and identifies itself with a descriptive User-Agent.
+request every ``delay`` seconds, 3 by default), retries what may pass (5xx and 429 answers,
+timeouts, dropped connections) with a growing pause, at most ``max_wait`` seconds of pauses in
+all, and fails at once on what will not (a refused connection, a host name that does not
+resolve, no route to the host). It identifies itself with a descriptive User-Agent.
 arXiv's error answer becomes a :class:`~bibconv.errors.RemoteError` naming the request and
 arXiv's message; an identifier arXiv has no record for is reported, not silently dropped.
 
@@ -20,14 +22,17 @@ The API address comes from ``base_url``, else the ``BIBCONV_ARXIV_API`` environm
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
+import socket
+import ssl
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from http.client import HTTPException
 from typing import Any
 
@@ -45,6 +50,8 @@ USER_AGENT = f"bibconv/{__version__} (bibliographic converter; +https://pypi.org
 """Sent with every request; reference managers should pass their own, with a contact address."""
 MAX_BATCH = 100
 MAX_PAUSE = 60.0
+MAX_WAIT = 120.0
+"""Seconds of pauses between the attempts of one request, at most, before giving up."""
 
 _INPUT_RE = re.compile(
     r"^(?:(?i:arxiv)\s*:\s*"
@@ -91,14 +98,44 @@ class _FetchContext(ReadContext):
         super().fail(error)
 
 
-class _Client:
-    """HTTP with arXiv's manners: paced requests, retries with back-off, a User-Agent."""
+def _lasting_failure(exc: BaseException) -> str | None:
+    """Why ``exc`` will not go away by asking again (a refused connection, a name that does not
+    resolve, no route to the host), or ``None`` for a failure worth a retry (a timeout)."""
+    reason = getattr(exc, "reason", exc)
+    if isinstance(reason, socket.gaierror):
+        return f"the host name does not resolve ({reason.strerror or reason})"
+    if isinstance(reason, ConnectionRefusedError):
+        return "the connection was refused"
+    if isinstance(reason, OSError) and reason.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+        return "there is no route to the host"
+    if isinstance(reason, ssl.SSLCertVerificationError):
+        return f"the server's certificate is not valid ({reason.verify_message})"
+    return None
 
-    def __init__(self, delay: float, retries: int, user_agent: str, timeout: float) -> None:
+
+class _Client:
+    """HTTP with arXiv's manners: paced requests, retries with back-off, a User-Agent.
+
+    Only what may pass is retried: a timeout, a dropped connection, a 5xx or 429 answer. The
+    pauses between attempts grow from ``delay`` and add up to at most ``max_wait`` seconds;
+    ``notify`` is told of each retry (what failed, the pause, the wait left).
+    """
+
+    def __init__(
+        self,
+        delay: float,
+        retries: int,
+        user_agent: str,
+        timeout: float,
+        max_wait: float = MAX_WAIT,
+        notify: Callable[[str], None] | None = None,
+    ) -> None:
         self.delay = max(delay, 0.0)
         self.retries = max(retries, 0)
         self.user_agent = user_agent
         self.timeout = timeout
+        self.max_wait = max(max_wait, 0.0)
+        self.notify = notify
         self._last: float | None = None
 
     def _pace(self, pause: float) -> None:
@@ -112,10 +149,10 @@ class _Client:
         """``(status, body)``; error statuses that carry a body are returned, not raised."""
         # The scheme is checked in fetch(): http or https only.
         request = urllib.request.Request(url, headers={"User-Agent": self.user_agent})  # noqa: S310
-        failure = ""
-        pause = self.delay
-        for attempt in range(self.retries + 1):
+        pause, waited, attempt = self.delay, 0.0, 0
+        while True:
             self._pace(pause)
+            attempt += 1
             retry_after = 0.0
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
@@ -127,14 +164,31 @@ class _Client:
                 header = exc.headers.get("Retry-After", "") if exc.headers else ""
                 retry_after = float(header) if header.isdigit() else 0.0
             except (urllib.error.URLError, TimeoutError, ConnectionError, HTTPException, OSError) as exc:
+                lasting = _lasting_failure(exc)
+                if lasting is not None:
+                    raise RemoteError(f"cannot reach the arXiv API: {lasting}", SourceSpan(url)) from None
                 reason = getattr(exc, "reason", exc)
                 failure = str(reason) or type(reason).__name__
-            pause = min(max(self.delay * 2 ** (attempt + 1), retry_after), MAX_PAUSE)
-        attempts = self.retries + 1
+            pause = min(max(self.delay * 2**attempt, retry_after), MAX_PAUSE)
+            if attempt > self.retries or waited + pause > self.max_wait:
+                break
+            waited += pause
+            if self.notify is not None:
+                self.notify(
+                    f"the arXiv API did not answer ({failure}); retrying in {_seconds(pause)}"
+                    f" (attempt {attempt + 1} of {self.retries + 1},"
+                    f" {_seconds(self.max_wait)} of waiting at most)"
+                )
         raise RemoteError(
-            f"the arXiv API did not answer ({failure}) after {attempts} attempt{'s' if attempts > 1 else ''}",
+            f"the arXiv API did not answer ({failure}) after {attempt} attempt{'s' if attempt > 1 else ''}"
+            f" and {_seconds(waited)} of waiting",
             SourceSpan(url),
         )
+
+
+def _seconds(value: float) -> str:
+    """``value`` seconds, as a person reads them: ``0.2 s``, ``42 s``."""
+    return f"{value:.1f} s" if value < 10 else f"{value:.0f} s"
 
 
 def _query_url(base_url: str, batch: list[str]) -> str:
@@ -166,6 +220,8 @@ def fetch(
     batch_size: int = MAX_BATCH,
     user_agent: str = USER_AGENT,
     timeout: float = 30.0,
+    max_wait: float = MAX_WAIT,
+    notify: Callable[[str], None] | None = None,
     arxiv_date: str = "v1",
     strict: bool = True,
     diagnostics: list[Diagnostic] | None = None,
@@ -175,7 +231,8 @@ def fetch(
     In strict mode (the default) the first bad identifier, an error answer, or an identifier arXiv
     does not know raises a :class:`~bibconv.errors.ReadError`; with ``strict=False`` they are
     reported in ``diagnostics`` and the rest is fetched (a batch arXiv refuses is then asked for one
-    identifier at a time). ``arxiv_date`` is the reader option (``"v1"`` or ``"version"``).
+    identifier at a time). ``arxiv_date`` is the reader option (``"v1"`` or ``"version"``);
+    ``notify`` is told of each retry and the wait it costs.
     """
     if not 1 <= batch_size <= MAX_BATCH:
         raise ValueError(f"batch_size must be between 1 and {MAX_BATCH}")
@@ -184,7 +241,7 @@ def fetch(
     base = base_url or os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL
     if urllib.parse.urlsplit(base).scheme not in ("http", "https"):
         raise ValueError(f"the arXiv API address must be an http(s) URL, not {base!r}")
-    client = _Client(delay, retries, user_agent, timeout)
+    client = _Client(delay, retries, user_agent, timeout, max_wait, notify)
     options = {"arxiv_date": arxiv_date}
     pending = [wanted[i : i + batch_size] for i in range(0, len(wanted), batch_size)]
     while pending:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import http.server
 import itertools
 import json
@@ -207,7 +208,7 @@ def test_one_request_every_delay_seconds(api: Api) -> None:
     list(fetch(IDS[:3], base_url=api.url, delay=0.25, batch_size=1))
     times = [float(str(r["at"])) for r in api.requests]
     assert len(times) == 3
-    assert all(later - earlier >= 0.24 for earlier, later in itertools.pairwise(times))
+    assert all(later - earlier >= 0.2 for earlier, later in itertools.pairwise(times))
 
 
 def test_a_503_is_retried(api: Api) -> None:
@@ -233,12 +234,70 @@ def test_giving_up_after_the_retries_says_why(api: Api) -> None:
     assert len(api.requests) == 3
 
 
-def test_a_dead_server_is_retried_then_reported() -> None:
+def _closed_port() -> int:
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    with pytest.raises(RemoteError, match=r"did not answer .*after 2 attempts"):
-        list(fetch(["1111.2011v2"], base_url=f"http://127.0.0.1:{port}/api/query", delay=0, retries=1))
+        return int(probe.getsockname()[1])
+
+
+def test_a_refused_connection_fails_at_once() -> None:
+    started = time.monotonic()
+    with pytest.raises(RemoteError, match=r"cannot reach the arXiv API: the connection was refused"):
+        list(
+            fetch(
+                ["1111.2011v2"], base_url=f"http://127.0.0.1:{_closed_port()}/api/query", delay=3, retries=3
+            )
+        )
+    assert time.monotonic() - started < 2  # not 3 retries with 6 + 12 + 24 s of pauses
+
+
+def test_a_host_name_that_does_not_resolve_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[object] = []
+
+    def no_such_host(host: object, *args: object, **kwargs: object) -> object:
+        asked.append(host)
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_host)
+    with pytest.raises(RemoteError, match=r"the host name does not resolve \(Name or service not known\)"):
+        list(fetch(["1111.2011v2"], base_url="http://export.arxiv.invalid/api/query", delay=3, retries=3))
+    assert asked == ["export.arxiv.invalid"]
+
+
+def test_no_route_to_the_host_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unreachable(self: socket.socket, address: object) -> None:
+        raise OSError(errno.EHOSTUNREACH, "No route to host")
+
+    monkeypatch.setattr(socket.socket, "connect", unreachable)
+    with pytest.raises(RemoteError, match=r"there is no route to the host"):
+        list(fetch(["1111.2011v2"], base_url="http://127.0.0.1:9/api/query", delay=3, retries=3))
+
+
+def test_the_total_wait_is_bounded_and_each_retry_is_said(api: Api) -> None:
+    api.fail_first = 10
+    said: list[str] = []
+    with pytest.raises(RemoteError, match=r"after 2 attempts and 0\.2 s of waiting"):
+        list(fetch(["1111.2011v2"], base_url=api.url, delay=0.1, retries=9, max_wait=0.5, notify=said.append))
+    assert len(api.requests) == 2  # pauses of 0.2 s, then 0.4 s: past the 0.5 s allowed
+    assert said == [
+        "the arXiv API did not answer (HTTP 503 Service Unavailable); retrying in 0.2 s"
+        " (attempt 2 of 10, 0.5 s of waiting at most)"
+    ]
+
+
+def test_cli_says_each_retry_and_gives_up_within_max_wait(api: Api) -> None:
+    api.fail_first = 10
+    result = CliRunner().invoke(
+        main,
+        ["fetch", "1111.2011v2", "-t", "ris", "--base-url", api.url, "--delay", "0.1", "--max-wait", "0.3"],
+    )
+    assert result.exit_code == 1
+    assert (
+        "bibconv: the arXiv API did not answer (HTTP 503 Service Unavailable); retrying in 0.2 s"
+        in result.stderr
+    )
+    assert "after 2 attempts and 0.2 s of waiting" in result.stderr
+    assert result.stdout == ""
 
 
 def test_the_error_answer_becomes_a_clear_error(api: Api) -> None:

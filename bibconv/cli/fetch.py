@@ -62,6 +62,14 @@ def _identifiers(ids: tuple[str, ...], from_files: tuple[str, ...]) -> list[str]
     show_default=True,
     help="Identifiers per request.",
 )
+@click.option(
+    "--max-wait",
+    type=click.FloatRange(min=0),
+    default=120.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds of pauses between retries of one request, at most, before giving up.",
+)
 @arxiv_date_option("Date a preprint by its first version or by the version fetched.")
 @report_options("Skip bad or unknown identifiers, report them, go on.")
 @guarded
@@ -75,6 +83,7 @@ def fetch(
     delay: float,
     base_url: str | None,
     batch_size: int,
+    max_wait: float,
     arxiv_date: str,
     skip_invalid: bool,
     quiet: bool,
@@ -85,8 +94,10 @@ def fetch(
     Identifiers: 2604.12345, 2604.12345v2, arXiv:2604.12345, hep-th/9901001,
     abs or pdf URLs; '-' reads them from standard input.
 
-    Requests go out in batches, one every --delay seconds, and are retried when
-    arXiv is busy. Without --skip-invalid a bad or unknown identifier stops the
+    Requests go out in batches, one every --delay seconds. A timeout or a busy
+    server (5xx) is retried, each retry said on stderr, with --max-wait seconds
+    of pauses at most; a refused connection or a host name that does not resolve
+    fails at once. Without --skip-invalid a bad or unknown identifier stops the
     run with status 1 and no output is written.
 
     \b
@@ -113,6 +124,8 @@ def fetch(
         base_url=base,
         delay=delay,
         batch_size=batch_size,
+        max_wait=max_wait,
+        notify=None if quiet else lambda message: click.echo(f"bibconv: {message}", err=True),
         arxiv_date=arxiv_date,
         strict=not skip_invalid,
         diagnostics=run.diagnostics,
