@@ -16,18 +16,17 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TextIO, Union
 
 from bibconv.errors import Diagnostic, FormatError, OutputError, ReadError
 from bibconv.model import Record, SourceSpan
 from bibconv.output import atomic_output, same_file
+from bibconv.progress import Progress
 from bibconv.registry import ReadContext, WriteContext, detect_format, get_reader, get_writer
 from bibconv.textio import chain_head, decode_head
 
 if TYPE_CHECKING:
     from bibconv.limits import Limits
-    from bibconv.progress import Progress
 
 __all__ = ["Source", "convert", "convert_files", "detect", "iter_records", "open_source", "read", "write"]
 
@@ -269,32 +268,59 @@ def _file_records(
     strict: bool,
     diagnostics: list[Diagnostic],
     options: dict[str, Any],
-    progress: Progress | None,
+    progress: Progress,
     after_input: Callable[[], None] | None,
 ) -> Iterator[Record]:
-    """The records of each source in turn (``-``: standard input), progress told of them; a source
-    that gives none is an error (a warning when not ``strict``) unless its reader said why."""
+    """The records of each source in turn (``-``: standard input), counted by ``progress`` with the
+    bytes read; a source that gives none is an error (a warning when not ``strict``) unless its
+    reader said why."""
     for name in sources:
-        source = name if name == "-" else Path(name)
         before = len(diagnostics)
         count = 0
-        if progress is None or not progress.enabled or name == "-":
-            for record in iter_records(source, from_, strict=strict, diagnostics=diagnostics, **options):
+        with _counted_input(name) as (handle, filename):
+            progress.watch(handle)
+            for record in iter_records(
+                handle, from_, strict=strict, diagnostics=diagnostics, filename=filename, **options
+            ):
                 count += 1
+                progress.add()
                 yield record
-        else:  # open the file here to follow how much of it has been read
-            with open(name, "rb") as handle:
-                progress.watch(handle)
-                for record in iter_records(
-                    handle, from_, strict=strict, diagnostics=diagnostics, filename=name, **options
-                ):
-                    count += 1
-                    progress.add()
-                    yield record
         if not count and not _said_why(diagnostics[before:]):
             _no_records(name, strict, diagnostics)
         if after_input is not None:
             after_input()
+
+
+class _CountedStream(io.RawIOBase):
+    """A stream that cannot tell its position (a pipe), telling how many bytes were read from it."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self._read = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        n = self._raw.readinto(buffer)  # type: ignore[attr-defined]
+        self._read += n or 0
+        return int(n or 0)
+
+    def tell(self) -> int:
+        return self._read
+
+
+@contextmanager
+def _counted_input(name: str) -> Iterator[tuple[IO[bytes], str]]:
+    """The input ``name`` (``-``: standard input) opened so that the bytes read can be told."""
+    if name != "-":
+        with _open_path(name) as handle:
+            if handle.seekable():
+                yield handle, name
+            else:  # a FIFO, /dev/stdin, <(process)
+                yield io.BufferedReader(_CountedStream(handle)), name
+        return
+    yield io.BufferedReader(_CountedStream(sys.stdin.buffer)), "<stdin>"
 
 
 def _said_why(diagnostics: list[Diagnostic]) -> bool:
@@ -345,26 +371,27 @@ class _Conversion:
     diagnostics: list[Diagnostic]
     read_options: dict[str, Any]
     write_options: dict[str, Any]
-    progress: Progress | None
+    progress: Progress
     after_input: Callable[[], None] | None
 
     def run(self, stream: TextIO) -> None:
         writer = get_writer(self.to)
         ctx = WriteContext(options=self.write_options, diagnostics=self.diagnostics)
-        if self._parallel(stream):
-            return
-        records = _file_records(
-            self.sources,
-            self.from_,
-            self.strict,
-            self.diagnostics,
-            self.read_options,
-            self.progress,
-            self.after_input,
-        )
-        writer.write(_selected(records, self.dedupe, self.sort, self.limit, self.diagnostics), stream, ctx)
+        if not self._parallel(stream, ctx):
+            records = _file_records(
+                self.sources,
+                self.from_,
+                self.strict,
+                self.diagnostics,
+                self.read_options,
+                self.progress,
+                self.after_input,
+            )
+            chosen = _selected(records, self.dedupe, self.sort, self.limit, self.diagnostics)
+            writer.write(chosen, stream, ctx)
+        self.progress.written = ctx.written
 
-    def _parallel(self, stream: TextIO) -> bool:
+    def _parallel(self, stream: TextIO, ctx: WriteContext) -> bool:
         """Convert with several processes if asked (or the inputs are large) and the records
         need no selection; ``False`` when the run is to be serial (nothing written then)."""
         from bibconv.parallel import convert, default_jobs
@@ -372,6 +399,17 @@ class _Conversion:
         processes = self.jobs or default_jobs(self.sources)
         if processes < 2 or self.dedupe or self.sort != "input" or self.limit is not None:
             return False
+        inputs = iter(self.sources)
+        counted = [self.progress.records, len(self.diagnostics)]
+
+        def input_done() -> None:  # as _file_records does: an input with no record is said
+            name = next(inputs)
+            if self.progress.records == counted[0] and not _said_why(self.diagnostics[counted[1] :]):
+                _no_records(name, self.strict, self.diagnostics)
+            counted[:] = [self.progress.records, len(self.diagnostics)]
+            if self.after_input is not None:
+                self.after_input()
+
         return convert(
             self.sources,
             self.to,
@@ -383,7 +421,8 @@ class _Conversion:
             write_options=self.write_options,
             diagnostics=self.diagnostics,
             progress=self.progress,
-            after_input=self.after_input,
+            after_input=input_done,
+            ctx=ctx,
         )
 
 
@@ -439,7 +478,7 @@ def convert_files(
         diagnostics if diagnostics is not None else [],
         reading,
         options,
-        progress,
+        progress if progress is not None else Progress(enabled=False),
         after_input,
     )
     if isinstance(dest, (str, os.PathLike)):

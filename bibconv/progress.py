@@ -35,7 +35,7 @@ def _size(n: float) -> str:
 
 
 class Progress:
-    """Counts records and bytes and redraws a status line; a no-op when not enabled.
+    """Counts records read and bytes, and redraws a status line when enabled.
 
     >>> p = Progress(enabled=False)
     >>> p.add(3); p.records
@@ -48,6 +48,8 @@ class Progress:
         self.enabled = enabled
         self.total = total or None
         self.records = 0
+        self.written = 0
+        """Records written, set when a conversion ends (records with nothing to write are not)."""
         self._stream = stream or sys.stderr
         self._handle: IO[bytes] | None = None
         self._done_bytes = 0

@@ -41,6 +41,7 @@ __all__ = [
     "has_content",
     "register",
     "with_content",
+    "written_with_content",
 ]
 
 ENTRY_POINT_GROUP = "bibconv.formats"
@@ -307,14 +308,21 @@ def with_content(records: Iterable[Record], ctx: WriteContext) -> Iterator[Recor
     warning: the record has no field to write; skipped (entry empty) 1 1
     """
     for record in records:
-        if has_content(record):
-            ctx.written += 1
+        if written_with_content(record, ctx):
             yield record
-        else:
-            ctx.skipped += 1
-            ctx.diagnostics.append(
-                Diagnostic("the record has no field to write; skipped", record.origin, record.id, "warning")
-            )
+
+
+def written_with_content(record: Record, ctx: WriteContext) -> bool:
+    """Whether ``record`` is to be written (it has content: counted in ``ctx.written``); if not,
+    it is counted in ``ctx.skipped`` and reported, naming where it came from."""
+    if has_content(record):
+        ctx.written += 1
+        return True
+    ctx.skipped += 1
+    ctx.diagnostics.append(
+        Diagnostic("the record has no field to write; skipped", record.origin, record.id, "warning")
+    )
+    return False
 
 
 @cache

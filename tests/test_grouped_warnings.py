@@ -32,9 +32,10 @@ def test_three_thousand_warnings_of_one_kind_are_a_short_list(many_events: Path,
     lines = done.stderr.splitlines()
     assert len(lines) == 6  # 3 of the kind, the one RIS warning, the count of the rest, the summary
     assert lines[0] == f"{many_events}:item 0: warning: unknown CSL type 'kind0', read as 'document'"
-    assert lines[4] == "bibconv: 2997 more warnings like: unknown CSL type '…', read as '…'"
+    assert lines[4] == "bibconv: 2,997 more warnings like: unknown CSL type '…', read as '…'"
     assert lines[5].startswith(
-        "bibconv: 0 skipped, 3001 warnings (3000 × unknown CSL type '…', read as '…'; 1 ×"
+        "bibconv: 3,000 records in, 3,000 out, 0 skipped,"
+        " 3,001 warnings (3,000 × unknown CSL type '…', read as '…'; 1 ×"
     )
     assert lines[5].endswith(" s")
     kept = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]

@@ -86,6 +86,7 @@ def convert(
     with ExitStack() as stack:
         dest = output if output and output != "-" else stack.enter_context(stdout(spool=not skip_invalid))
         progress = stack.enter_context(Progress.for_stderr(quiet=quiet, sources=sources))
+        run.progress = progress
         convert_files(
             sources,
             target,

@@ -53,27 +53,39 @@ class Printer:
         if not self.quiet and (self.verbose or self.kinds[kind] <= SHOWN_PER_KIND):
             click.echo(str(diagnostic), err=True)
 
-    def closing_lines(self, skipped: int) -> list[str]:
-        """The count of each kind not all shown, then the summary line (warnings by kind, time):
-        on a terminal, or after a list cut short."""
+    def closing_lines(self, skipped: int, counts: tuple[int, int] | None = None) -> list[str]:
+        """The count of each kind not all shown, then the summary line (records read and written
+        when ``counts`` gives them, skipped, warnings by kind, time): on a terminal, or after a list
+        cut short."""
         lines: list[str] = []
         if self.quiet:
             return lines
         if not self.verbose:
             for kind, count in self.kinds.items():
                 if count > SHOWN_PER_KIND:
-                    lines.append(f"bibconv: {count - SHOWN_PER_KIND} more warnings like: {kind}")
+                    lines.append(f"bibconv: {count - SHOWN_PER_KIND:,} more warnings like: {kind}")
         if not lines and not click.get_text_stream("stderr").isatty():
             return lines  # the summary is for a terminal, or for a list cut short above
+        lines.append("bibconv: " + ", ".join(self._summary(skipped, counts)))
+        return lines
+
+    def _summary(self, skipped: int, counts: tuple[int, int] | None) -> list[str]:
         warnings = sum(self.kinds.values())
-        by_kind = "; ".join(f"{count} × {kind}" for kind, count in self.kinds.most_common(3))
+        by_kind = "; ".join(f"{count:,} × {kind}" for kind, count in self.kinds.most_common(3))
         more = "; …" if len(self.kinds) > 3 else ""
-        parts = [f"{skipped} skipped", f"{warnings} warning{'s' if warnings != 1 else ''}"]
+        parts = []
+        if counts is not None:
+            read, written = counts
+            parts += [f"{_records(read + skipped)} in", f"{written:,} out"]
+        parts += [f"{skipped:,} skipped", f"{warnings:,} warning{'s' if warnings != 1 else ''}"]
         if by_kind:
             parts[-1] += f" ({by_kind}{more})"
         parts.append(f"{time.monotonic() - self.started:.1f} s")
-        lines.append("bibconv: " + ", ".join(parts))
-        return lines
+        return parts
+
+
+def _records(count: int) -> str:
+    return f"{count:,} record{'s' if count != 1 else ''}"
 
 
 def _as_json(diagnostic: Diagnostic) -> dict[str, object]:

@@ -58,10 +58,14 @@ def format_references(
     """
     from bibconv.api import _file_records
     from bibconv.formatting import format as format_records
+    from bibconv.progress import Progress
 
     check_format(from_, readable=True)
     sources = input_files(inputs)
-    records = _file_records(sources, from_, not skip_invalid, run.diagnostics, {}, None, run.report)
-    text = format_records(records, style, to, diagnostics=run.diagnostics)
+    with Progress.for_stderr(quiet=quiet, sources=sources) as progress:
+        run.progress = progress
+        records = _file_records(sources, from_, not skip_invalid, run.diagnostics, {}, progress, run.report)
+        text = format_records(records, style, to, diagnostics=run.diagnostics)
+    progress.written = progress.records
     with open_output(output, spool=False) as stream:
         stream.write(text)

@@ -17,6 +17,7 @@ import click
 
 from bibconv.errors import BibconvError, Diagnostic, FormatError, OutputError, ReadError
 from bibconv.output import Terminated
+from bibconv.progress import Progress
 
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "Run", "check_format", "guarded", "output", "stdout", "target_format"]
 
@@ -42,6 +43,8 @@ class Run:
         self.failed = False
         self.errors = 0
         self.printer = Printer(quiet, verbose, report)
+        self.progress: Progress | None = None
+        """The conversion's counts (records read and written) for the summary line, if it has one."""
 
     def report(self) -> None:
         for diag in self.diagnostics:
@@ -53,7 +56,8 @@ class Run:
 
     def closing_lines(self) -> list[str]:
         """What is left to say at the end: the warnings only counted, and the summary line."""
-        return self.printer.closing_lines(self.errors)
+        counts = None if self.progress is None else (self.progress.records, self.progress.written)
+        return self.printer.closing_lines(self.errors, counts)
 
     def summary(self) -> str:
         """The last line of a failed run: how many records were skipped, or that input had errors."""

@@ -66,13 +66,15 @@ def convert(
     progress: Any = None,
     after_input: Callable[[], None] | None = None,
     piece_size: int = PIECE_SIZE,
+    ctx: WriteContext | None = None,
 ) -> bool:
     """Convert ``sources`` (files) to format ``to`` on ``stream`` with ``jobs`` processes.
 
     Returns ``False``, having written nothing, when an input cannot be cut into pieces (it is
     not a file, or its reader has no ``split``) or the writer has no ``entry``; the caller then
     converts serially. Reports go to ``diagnostics``; ``after_input`` is called when each input
-    is done; ``progress`` (a :class:`bibconv.progress.Progress`) is told of records and bytes.
+    is done; ``progress`` (a :class:`bibconv.progress.Progress`) is told of records and bytes;
+    ``ctx``, when given, is the output's write context (it counts the entries written).
 
     >>> import io
     >>> out = io.StringIO()
@@ -87,7 +89,8 @@ def convert(
     limits = read_options.pop("limits", None) or DEFAULT_LIMITS
     write_options = dict(write_options or {})
     reports = diagnostics if diagnostics is not None else []
-    ctx = WriteContext(options=write_options, diagnostics=reports)
+    if ctx is None:
+        ctx = WriteContext(options=write_options, diagnostics=reports)
     keys = ctx.keys  # refuses a bad key format before any work
     with ExitStack() as stack:
         inputs = plan(sources, from_, piece_size, stack)

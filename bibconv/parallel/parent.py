@@ -108,12 +108,11 @@ class _Parent:
             raise getattr(errors, kind, ReadError)(message, span, record_id)
         suffixes, key_reports = self._suffixes(result)
         self._report(result, suffixes, key_reports)
-        if not result.count:
-            return 0
-        if self.entries:
-            self.write(self.separator)
-        self.write(filled(result.text, suffixes))
-        self.entries += result.count
+        if result.written:
+            if self.entries:
+                self.write(self.separator)
+            self.write(filled(result.text, suffixes))
+            self.entries += result.written
         return result.count
 
 
@@ -258,4 +257,5 @@ def run(
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
     ctx.entries = parent.entries
+    ctx.written = parent.entries
     out(writer.footer(ctx).encode("utf-8"))

@@ -19,7 +19,7 @@ from bibconv.model import Record, SourceSpan
 from bibconv.parallel.pieces import Piece
 from bibconv.parallel.plan import Task
 from bibconv.parallel.transport import Text, encoded
-from bibconv.registry import ReadContext, WriteContext, get_reader, get_writer
+from bibconv.registry import ReadContext, WriteContext, get_reader, get_writer, written_with_content
 
 __all__ = ["Job", "MarkingKeys", "Result", "start_worker", "work"]
 
@@ -94,7 +94,8 @@ class _ShiftedContext(ReadContext):
 class Result:
     """What a worker sends back for one piece."""
 
-    count: int = 0
+    count: int = 0  # records read
+    written: int = 0  # entries written (records with no field are left out)
     text: Text = field(default_factory=Text)  # the entries, the writer's separator between two
     keys: list[tuple[int, str, bool]] = field(default_factory=list)  # (record, proposal, given)
     read_reports: list[Diagnostic] = field(default_factory=list)
@@ -159,7 +160,8 @@ def _write(job: Job, records: list[Record], result: Result) -> None:
     for i, record in enumerate(records):
         keys.index = i
         before = len(reports)
-        entries.append(writer.entry(record, ctx))
+        if written_with_content(record, ctx):
+            entries.append(writer.entry(record, ctx))
         if len(reports) > before:
             result.write_reports[i] = [(reports[k], ctx.kinds.get(k)) for k in range(before, len(reports))]
     token = job.token.encode("ascii")
@@ -168,6 +170,7 @@ def _write(job: Job, records: list[Record], result: Result) -> None:
     result.keys = keys.proposals
     carry = getattr(writer, "carry", None)
     result.carried = carry(ctx) if callable(carry) else None
+    result.written = len(entries)
 
 
 def work(job: Job, task: Task, carried: Any = None) -> Result:
