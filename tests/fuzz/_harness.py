@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterator
 from fnmatch import fnmatch
 from pathlib import Path
+from typing import Any
 
 from tests.golden import SHARED_FOLDERS, shared_folder
 
@@ -72,10 +73,11 @@ def one_input(reader: str, data: bytes) -> int:
     """Read ``data`` leniently (and strictly when that found errors); only
     :class:`BibconvError` may escape the reader.
 
-    Every record read must also come out of the CSL-JSON writer as valid JSON. Returns
-    the number of records read in lenient mode.
+    Every record read must also come out of every writer (only a :class:`BibconvError` may
+    escape one), and out of the CSL-JSON writer as valid JSON. Returns the number of records
+    read in lenient mode.
     """
-    from bibconv.api import iter_records, write
+    from bibconv.api import iter_records
     from bibconv.errors import BibconvError, Diagnostic
 
     count = 0
@@ -89,7 +91,7 @@ def one_input(reader: str, data: bytes) -> int:
             pass
         count += len(records)
         if records:
-            json.loads(write(records, "csljson") or "")
+            _written_by_every_writer(records)
         if any(d.severity == "error" for d in diagnostics):
             try:  # strict mode stops at the first error; it must be a BibconvError too
                 for _ in iter_records(data, name, filename="fuzz"):
@@ -97,6 +99,25 @@ def one_input(reader: str, data: bytes) -> int:
             except BibconvError:
                 pass
     return count
+
+
+WRITERS = ("csljson", "bibtex", "biblatex", "ris")
+
+
+def _written_by_every_writer(records: list[Any]) -> None:
+    """Write ``records`` with every writer: only a :class:`BibconvError` may escape (a record a
+    writer refuses), and the CSL-JSON written must be valid JSON."""
+    from bibconv.api import write
+    from bibconv.errors import BibconvError, Diagnostic
+
+    for writer in WRITERS:
+        diagnostics: list[Diagnostic] = []
+        try:
+            text = write(records, writer, diagnostics=diagnostics) or ""
+        except BibconvError:
+            continue
+        if writer == "csljson":
+            json.loads(text)
 
 
 def _modules() -> Iterator[str]:
