@@ -14,15 +14,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
+from bibconv import facts
+from bibconv.facts import MORE_AUTHORS_NOTE, TRUNCATED_NOTE
 from bibconv.model import Arxiv, Date, Name, Record
 
 __all__ = ["SORT_KEYS", "TRUNCATED_NOTE", "dedupe", "identity_keys", "merge", "sort_records"]
 
 SORT_KEYS = ("input", "key", "year", "author")
-
-TRUNCATED_NOTE = "Abstract truncated in the source listing"
-"""The ``note`` a reader gives a record whose abstract is only a listing's excerpt; merging drops it
-when the complete abstract comes from another record."""
 
 _TRUNCATED = re.compile(r"(…|\.\.\.|\[\.\.\.\])\s*$")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
@@ -67,15 +65,12 @@ def _richer_text(a: str, b: str) -> str:
     return b if len(b) > len(a) else a
 
 
-def _drop_truncation_note(fields: dict[str, str]) -> None:
-    """A listing's "abstract truncated" note, once the complete abstract has come from another record."""
-    note = fields.get("note", "")
-    if TRUNCATED_NOTE in note:
-        rest = note.replace(f"; {TRUNCATED_NOTE}", "").replace(TRUNCATED_NOTE, "").strip("; ")
-        if rest:
-            fields["note"] = rest
-        else:
-            del fields["note"]
+def _merged_notes(a: Record, b: Record, extra: dict[str, Any], complete: tuple[str, ...]) -> dict[str, Any]:
+    """``extra`` with the notes of both records (:mod:`bibconv.facts`), but those the merged record
+    makes untrue (``complete``: its abstract is whole, its authors come from a record that lists all)."""
+    for note in facts.notes(b.extra) + facts.notes(a.extra):
+        facts.add(extra, note)
+    return facts.without(extra, *complete)
 
 
 def _name_detail(names: tuple[Name, ...]) -> tuple[int, int]:
@@ -109,16 +104,20 @@ def merge(a: Record, b: Record) -> Record:
     fields = dict(a.fields)
     for key, value in b.fields.items():
         fields[key] = _richer_text(fields[key], value) if key in fields else value
+    complete = []
     if "abstract" in fields and not _is_truncated(fields["abstract"]):
-        _drop_truncation_note(fields)
+        complete.append(TRUNCATED_NOTE)
     names = dict(a.names)
     for var, people in b.names.items():
         if var not in names or _name_detail(people) > _name_detail(names[var]):
             names[var] = people
+    authors_from = b if names.get("author") is not a.names.get("author") else a
+    if MORE_AUTHORS_NOTE not in facts.notes(authors_from.extra):
+        complete.append(MORE_AUTHORS_NOTE)
     dates = dict(a.dates)
     for var, date in b.dates.items():
         dates[var] = _richer_date(dates[var], date) if var in dates else date
-    extra = {**b.extra, **a.extra}
+    extra = _merged_notes(a, b, {**b.extra, **a.extra}, tuple(complete))
     record_type = (
         a.type if a.type not in ("document", "article") or b.type in ("document", "article") else b.type
     )

@@ -211,7 +211,8 @@ def test_generic_listing_fields() -> None:
     assert [n.family for n in cards[1].authors] == ["Girard", "Martin"]
     assert cards[0].arxiv is not None
     assert cards[0].arxiv.versioned_id == "2604.11111v2"
-    assert cards[1].fields["note"] == "Abstract truncated in the source listing"
+    assert cards[1].extra["bibconv:note"] == "Abstract truncated in the source listing"
+    assert "note" not in cards[1].fields
     assert cards[2].fields["DOI"] == "10.1234/exemple.2026.3"
     german, _ = _read(HTML / "own" / "list_de.html")
     assert [n.display() for n in german[0].authors] == [

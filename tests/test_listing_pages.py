@@ -124,7 +124,8 @@ def test_short_titles_lone_papers_and_session_headings() -> None:
 def test_elided_authors_are_said_in_a_note() -> None:
     records = _shown("homepage_adelani_publications.html")
     injongo = next(r for r in records if str(r["title"]).startswith("INJONGO"))
-    assert "More authors than the source listing shows" in str(injongo["note"])
+    assert "More authors than the source listing shows" in str(injongo["custom"])  # never printed
+    assert "note" not in injongo
     assert "…" not in json.dumps(injongo["author"], ensure_ascii=False)
 
 

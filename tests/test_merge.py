@@ -8,7 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 import bibconv
+from bibconv import facts
 from bibconv.cli import main
+from bibconv.facts import MORE_AUTHORS_NOTE
 from bibconv.merge import TRUNCATED_NOTE, dedupe, identity_keys, merge, sort_records
 from bibconv.model import Arxiv, Date, Name, Record
 from tests.golden import need, sample
@@ -149,14 +151,25 @@ def test_real_listing_page_and_feed_merge_into_one_record_per_paper() -> None:
 
 def test_a_truncated_listing_abstract_is_resolved_and_its_note_dropped() -> None:
     listing = bibconv.read(need("text/seed-listing.txt"))
-    cut = next(r for r in listing if r.fields.get("note") == TRUNCATED_NOTE)
+    cut = next(r for r in listing if facts.notes(r.extra) == [TRUNCATED_NOTE])
     complete = cut.fields["abstract"].rstrip("….") + " and what the listing left out."
-    feed_record = cut.replace(fields={"title": cut.fields["title"], "abstract": complete})
+    feed_record = cut.replace(fields={"title": cut.fields["title"], "abstract": complete}, extra={})
     (merged,) = dedupe([cut, feed_record])
     assert merged.fields["abstract"] == complete
-    assert "note" not in merged.fields
-    kept = dedupe([cut.with_fields(note=f"Seen on a slide; {TRUNCATED_NOTE}"), feed_record])[0]
-    assert kept.fields["note"] == "Seen on a slide"
+    assert facts.NOTE_KEY not in merged.extra
+    slide = cut.with_fields(note="Seen on a slide")  # the user's note is the work's, bibconv's is not
+    kept = dedupe([slide, feed_record])[0]
+    assert (kept.fields["note"], facts.NOTE_KEY in kept.extra) == ("Seen on a slide", False)
+
+
+def test_more_authors_note_is_dropped_when_the_other_record_lists_them_all() -> None:
+    listing = bibconv.read(need("text/seed-listing.txt"))[0]
+    first = listing.replace(names={"author": listing.authors[:1]}, extra={facts.NOTE_KEY: MORE_AUTHORS_NOTE})
+    (merged,) = dedupe([first, listing.replace(extra={})])
+    assert merged.authors == listing.authors
+    assert facts.NOTE_KEY not in merged.extra
+    (alone,) = dedupe([first, first.replace(fields={"title": listing.title})])
+    assert facts.notes(alone.extra) == [MORE_AUTHORS_NOTE]
 
 
 @pytest.mark.shared

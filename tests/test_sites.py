@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bibconv
+from bibconv import facts
 from bibconv.errors import Diagnostic
 from bibconv.formats.listing import html as html_reader
 from bibconv.formats.listing import sites
@@ -127,7 +128,7 @@ def test_scholar_results_drop_labels_and_split_the_grey_line() -> None:
     assert first.dates["issued"].parts == ((1996,),)
     cut = records[5]
     assert [n.family for n in cut.names["author"]] == ["Bannister", "Yu", "Leitner"]
-    assert MORE_AUTHORS_NOTE in cut.fields["note"]
+    assert MORE_AUTHORS_NOTE in facts.notes(cut.extra)
     assert all("[" not in r.fields["title"] and "<b>" not in r.fields["title"] for r in records)
     assert [r.extra["scholar:cited_by"] for r in records[:3]] == ["4", "6", "80"]
 
@@ -150,7 +151,7 @@ def test_scholar_profile_rows_split_the_venue_and_never_date_a_count() -> None:
     profile, _ = read_page(require_shared("corpus", "html-wild", "gscholar_profile_manmatha_2017.html"))
     assert profile[0].type == "patent"
     assert profile[0].fields["number"] == "9,104,700"
-    assert MORE_AUTHORS_NOTE in profile[1].fields["note"]
+    assert MORE_AUTHORS_NOTE in facts.notes(profile[1].extra)
 
 
 def test_acl_anthology_author_page() -> None:
@@ -209,8 +210,9 @@ def test_json_and_control_hints_areread_page() -> None:
     daily, _ = read_page(OWN_PAGES / "own_huggingface_daily_2023-07-19.html")
     assert [r.arxiv.id for r in daily if r.arxiv] == ["2307.09288", "2307.08691"]
     search, _ = read_page(OWN_PAGES / "own_semanticscholar_search.html")
-    assert MORE_AUTHORS_NOTE in search[0].fields["note"]
+    assert MORE_AUTHORS_NOTE in facts.notes(search[0].extra)
     assert "note" not in search[1].fields
+    assert facts.notes(search[1].extra) == []
     assert (search[0].fields["DOI"], search[0].arxiv and search[0].arxiv.id) == (
         "10.18653/v1/2020.emnlp-main.550",
         "2004.04906",

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bibconv
+from bibconv import facts
 from bibconv.errors import ReadError
 from bibconv.formats.listing.common import TRUNCATED_NOTE, parse_byline
 from bibconv.formats.listing.text import TextListingReader
@@ -109,8 +110,10 @@ def test_truncated_abstracts_are_kept_and_noted() -> None:
     records = bibconv.read(SEED)
     first = records[0]
     assert first.fields["abstract"].endswith("(DVFS…")
-    assert first.fields["note"] == TRUNCATED_NOTE
-    assert all(r.fields["note"] == TRUNCATED_NOTE for r in records if r.fields["abstract"].endswith("…"))
+    assert facts.notes(first.extra) == [TRUNCATED_NOTE]
+    cut = [r for r in records if r.fields["abstract"].endswith("…")]
+    assert all(facts.notes(r.extra) == [TRUNCATED_NOTE] for r in cut)
+    assert not any("note" in r.fields for r in records)  # bibconv's notes are not the work's
 
 
 @pytest.mark.shared
@@ -133,7 +136,7 @@ def test_other_shapes(fixtures_dir: Path) -> None:
     assert [n.family for n in numbered[0].authors] == ["Rodríguez", "Peña"]
     assert [n.given for n in numbered[1].authors] == ["Françoise", "Zoë"]
     assert numbered[1].fields["URL"] == "https://example.org/papers/k-sparse"
-    assert numbered[1].fields["note"] == TRUNCATED_NOTE
+    assert numbered[1].extra == {facts.NOTE_KEY: TRUNCATED_NOTE}
     assert numbered[2].fields["DOI"] == "10.1234/cache.2025.77"
     dashes = bibconv.read(fixtures_dir / "text" / "own" / "dashes_de.txt")
     assert [r.title for r in dashes] == [

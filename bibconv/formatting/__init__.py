@@ -6,9 +6,9 @@ matching ``.bst`` style would print the written ``.bib`` file. Styles are pybtex
 styles (:data:`STYLES`); outputs are pybtex's backends (:data:`OUTPUTS`). Values reach the styles as
 bibconv decodes them (accents, ``\\textit``, ``$math$``), not through pybtex's own LaTeX reading.
 
-An entry that lacks a field its template needs (an ``@article`` without ``journal``, as a preprint from
-a listing is) or whose type the style has no template for is formatted with the ``misc`` template, and
-a warning says so: the reference is shorter, never missing.
+An entry that lacks a field its template needs (an ``@article`` without ``journal``) or whose type the
+style has no template for is formatted with the ``misc`` template, and a warning says so: the reference
+is shorter, never missing. bibconv's own notes on a record (:mod:`bibconv.facts`) are not printed.
 
 >>> import bibconv
 >>> text = bibconv.format(bibconv.read("fixtures/text/own/numbered_en.txt")[1:2])
@@ -16,7 +16,6 @@ a warning says so: the reference is shorter, never missing.
 [1] Françoise Dubois and Zoë Müller.
 A study of $k$-sparse attention.
 March 2026.
-Abstract truncated in the source listing.
 URL: https://example.org/papers/k-sparse.
 """
 
@@ -64,7 +63,6 @@ def format(
     [DM26] Françoise Dubois and Zoë Müller\\.
     A study of $k$\\-sparse attention\\.
     March 2026\\.
-    Abstract truncated in the source listing\\.
     URL: [https://example\\.org/papers/k\\-sparse](<https://example.org/papers/k-sparse>)\\.
     """
     if style not in STYLES:

@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from bibconv import csl, latex
+from bibconv import csl, facts, latex
 from bibconv.arxiv import ARXIV_ID, parse_arxiv_id, without_implied
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.names import split_bibtex_names
@@ -377,6 +377,8 @@ class _Read:
                 affiliations[name] = raw
             elif name == "keywords":
                 self.keywords = tuple(k for k in _KEYWORD_SPLIT_RE.split(decode(raw)) if k)
+            elif name == facts.NOTE_FIELD:  # bibconv's own notes on the record
+                self.extra[facts.NOTE_KEY] = plain(raw)
             elif not self.read_field(name, raw, plan.fields.get(name), winners, number_var):
                 self.extra[f"bibtex:{name}"] = _NEWLINES_RE.sub(" ", raw).strip() if "\n" in raw else raw
         for name, raw in affiliations.items():

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from bibconv import facts
 from bibconv.arxiv import parse_arxiv_id
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.fields import unprotect
@@ -92,8 +93,9 @@ def _fields(record: Record, dialect: str, entry: str) -> dict[str, str]:
 
 
 def _extra(record: Record) -> dict[str, object]:
-    """The ``bibtex:*`` extras the writers write back as fields (white space as TeX reads it)."""
-    return {
+    """The ``bibtex:*`` extras the writers write back as fields (white space as TeX reads it), and
+    bibconv's notes (``bibconv-note``)."""
+    kept: dict[str, object] = {
         k: squash(str(v))
         for k, v in record.extra.items()
         if k.startswith("bibtex:")
@@ -102,6 +104,10 @@ def _extra(record: Record) -> dict[str, object]:
         and isinstance(v, (str, int, float))
         and k[7:] not in m.ARXIV_FIELDS
     }
+    note = record.extra.get(facts.NOTE_KEY)
+    if isinstance(note, str) and squash(note):
+        kept[facts.NOTE_KEY] = squash(note)
+    return kept
 
 
 def _tex(text: str) -> str:

@@ -22,6 +22,9 @@ type and gains the eprint fields. The rest of the block goes to bibconv's own fi
 biber ignore and the reader reads back: ``arxivversion``, ``arxivcategories`` (comma-separated),
 ``arxivsubmitted`` and ``arxivupdated`` (EDTF), ``arxivcomment``, ``arxivjournalref``.
 
+**bibconv's notes** on a record (a listing's abstract was cut: :mod:`bibconv.facts`) go to
+``bibconv-note``, which no style prints, never to ``note``.
+
 **Affiliations** of a name list go to ``<field>affiliations`` (``authoraffiliations = {{Apple}{MIT}
 and {} and {CNRS}}``: one entry per person, ``and`` between, one brace group per affiliation).
 
@@ -46,7 +49,7 @@ import re
 from functools import lru_cache
 from typing import ClassVar, cast
 
-from bibconv import latex
+from bibconv import facts, latex
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.faithful import as_read
 from bibconv.formats.bibtex.fields import PREPRINT_TYPES
@@ -365,6 +368,9 @@ class _EntryWriter:
             self.put_raw("pubstate", "prepublished")  # not for a paper a journal DOI says is out
 
     def put_extras(self, record: Record) -> None:
+        note = record.extra.get(facts.NOTE_KEY)
+        if isinstance(note, str) and note.strip():  # bibconv's own notes, in a field no style prints
+            self.put_tex(facts.NOTE_FIELD, self.plain(note))
         for key, value in record.extra.items():
             if not key.startswith("bibtex:") or key in m.RESERVED_EXTRAS:
                 continue

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from bibconv import facts
 from bibconv.dates import parse_date, search_date
 from bibconv.formats.listing import labels as _labels
 from bibconv.formats.listing.citation import citation_entry
@@ -216,7 +217,7 @@ def _structured(block: Any, node: Any, by_role: dict[str, Any], hints: Hints) ->
 
         entry.record_type = kind_of(entry.fields["genre"]) or entry.record_type
     if title_plain.endswith(("...", "…")) and len(title_plain) > 40:
-        entry.fields["note"] = TITLE_CUT_NOTE
+        facts.add(entry.extra, TITLE_CUT_NOTE)
     return entry
 
 

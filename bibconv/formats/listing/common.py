@@ -4,8 +4,8 @@ Listings show text as people read it: titles and abstracts copied from arXiv may
 raw TeX (``Pau Rodr\\'iguez``, ``$\\alpha$-entmax``), other pages hold plain text. Values
 become record rich text here: TeX commands are decoded (math stays verbatim), anything
 else is only escaped. An abstract cut short by the listing (ending in ``…`` or ``...``)
-is kept exactly as shown and the record says so in ``note`` (:data:`bibconv.merge.TRUNCATED_NOTE`), so
-every output format shows it and nobody takes it for the whole abstract.
+is kept exactly as shown and the record says so in bibconv's own note (:mod:`bibconv.facts`), which
+every output format keeps where no style prints it, so that nobody takes it for the whole abstract.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bibconv import facts
 from bibconv.dates import parse_date, search_date
-from bibconv.merge import TRUNCATED_NOTE
+from bibconv.facts import MORE_AUTHORS_NOTE, TRUNCATED_NOTE
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
 
 __all__ = [
@@ -35,8 +36,6 @@ __all__ = [
 ]
 
 
-MORE_AUTHORS_NOTE = "More authors than the source listing shows"
-"""The ``note`` a record gets when its author line ends in (or skips names with) ``et al.`` or ``…``."""
 
 _SPACE = re.compile(r"\s+")
 _MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
@@ -285,7 +284,7 @@ class Entry:
     more_authors: bool = False
 
     def to_record(self, origin: SourceSpan | None) -> Record:
-        """The canonical record; a cut abstract is kept as shown and noted."""
+        """The canonical record; a cut abstract is kept as shown and noted (:mod:`bibconv.facts`)."""
         from bibconv.arxiv import as_published, without_implied
 
         fields: dict[str, str] = dict(self.fields)
@@ -293,15 +292,14 @@ class Entry:
         if title:
             fields["title"] = title
         abstract = clean_space(self.abstract)
+        extra = dict(self.extra)
         if abstract:
             fields["abstract"] = rich_text(abstract)
             if _TRUNCATED.search(abstract):
-                note = fields.get("note")
-                fields["note"] = f"{note}; {TRUNCATED_NOTE}" if note else TRUNCATED_NOTE
+                facts.add(extra, TRUNCATED_NOTE)
         authors = tuple(n for n in self.authors if n.literal != "others")  # "et al." is said in a note
         if self.more_authors or len(authors) < len(self.authors):
-            note = fields.get("note")
-            fields["note"] = f"{note}; {MORE_AUTHORS_NOTE}" if note else MORE_AUTHORS_NOTE
+            facts.add(extra, MORE_AUTHORS_NOTE)
         if self.url:
             fields.setdefault("URL", self.url)
         if self.doi:
@@ -315,7 +313,7 @@ class Entry:
             dates={"issued": self.issued} if self.issued else {},
             keywords=tuple(dict.fromkeys(k for k in self.keywords if k)),
             arxiv=self.arxiv,
-            extra=self.extra,
+            extra=extra,
             origin=origin,
         )
         return as_published(record)

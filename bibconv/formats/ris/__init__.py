@@ -37,7 +37,8 @@ tags every importer keeps: ``DO`` (arXiv's DOI unless the record has a journal D
 abs page unless the record has a URL), ``PB  - arXiv`` (as Zotero writes it), and ``N1`` notes,
 which all three keep as notes: ``arXiv:<id>v<n> [<primary>]`` (the form of Zotero's *Extra* and
 Better BibTeX), then ``arXiv categories: …``, ``arXiv submitted: <v1 date>``, ``arXiv updated:
-<version date>``, ``arXiv comment: …`` and ``arXiv journal reference: …``. ``AN`` (accession
+<version date>``, ``arXiv comment: …`` and ``arXiv journal reference: …``. bibconv's own notes on a record
+(:mod:`bibconv.facts`) are ``N1`` lines starting with ``bibconv:``. ``AN`` (accession
 number) is not used: Zotero would show it as *Loc. in Archive*, but Mendeley reads ``AN`` as a
 PubMed id. The reader recognises all of these, and what other programs write (Zotero's
 ``Comment: …`` note, arXiv DOIs, abs URLs, ``AN  - arXiv:…``, a journal title such as ``arXiv
@@ -55,6 +56,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import IO, TYPE_CHECKING, Any, ClassVar, cast
 
+from bibconv import facts
 from bibconv.arxiv import implied_fields
 from bibconv.csl import VERBATIM_VARS
 from bibconv.errors import ParseError, WriteError
@@ -269,6 +271,7 @@ class Projector:
         self._fields(record, fields, out)
         out["KW"].extend(one_line(strip_markup(k)) for k in record.keywords)
         out["N1"].extend(arxiv_notes)
+        out["N1"].extend(facts.RIS_PREFIX + one_line(note) for note in facts.notes(record.extra))
         lines = [(tag, value) for tag in TAG_ORDER if tag in out for value in out[tag] if value]
         lines.extend(self._extra(record, set(out["AD"])))
         return lines
@@ -358,7 +361,7 @@ class Projector:
     def _extra(self, record: Record, addresses: set[str]) -> list[tuple[str, str]]:
         lines: list[tuple[str, str]] = []
         for key, value in record.extra.items():
-            if key in (TY_KEY, DATE_INFO_KEY):
+            if key in (TY_KEY, DATE_INFO_KEY, facts.NOTE_KEY):
                 continue
             tag = extra_tag(key)
             if tag is None:

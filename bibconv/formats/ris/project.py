@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bibconv import facts
 from bibconv.csl import VERBATIM_VARS
 from bibconv.formats.ris.table import (
     CSL_TO_TY,
@@ -58,6 +59,9 @@ def project(record: Record) -> Record:
                 if text and not (key == "ris:AD" and text in addresses):
                     extra.setdefault(key, []).append(text)
     kept: dict[str, Any] = {key: v[0] if len(v) == 1 else v for key, v in extra.items()}
+    for note in facts.notes(record.extra):  # N1 lines starting with "bibconv:"
+        if one_line(note):
+            facts.add(kept, one_line(note))
     if CSL_TO_TY[record_type] != code:
         kept[TY_KEY] = code
     return record.replace(

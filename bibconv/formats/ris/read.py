@@ -11,6 +11,7 @@ import re
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+from bibconv import facts
 from bibconv.arxiv import parse_arxiv_id, without_implied
 from bibconv.csl import VERBATIM_VARS
 from bibconv.formats.ris.names import parse_ris_name
@@ -314,6 +315,8 @@ def build_record(entries: list[list[Any]], ctx: ReadContext, origin: SourceSpan 
         for url in builder.urls[1:]:
             builder.keep("UR", url)
     arxiv, notes = _find_arxiv(fields, builder.notes)
+    own = [note[len(facts.RIS_PREFIX) :].strip() for note in notes if note.startswith(facts.RIS_PREFIX)]
+    notes = [note for note in notes if not note.startswith(facts.RIS_PREFIX)]
     if notes:
         fields["note"] = escape_markup("\n".join(notes))
     if arxiv is not None:
@@ -321,6 +324,8 @@ def build_record(entries: list[list[Any]], ctx: ReadContext, origin: SourceSpan 
             csl_type = "article"
         fields = without_implied(fields, arxiv, csl_type)
     extra = builder.extra
+    for note in own:  # bibconv's own notes on the record
+        facts.add(extra, note)
     if code is not None and CSL_TO_TY.get(csl_type) != code:
         extra = {TY_KEY: code, **extra}
     return Record(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from bibconv import facts
 from bibconv.dates import parse_date
 from bibconv.formats.listing.common import TRUNCATED_NOTE, Entry
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
@@ -38,7 +39,7 @@ def _card(node: Any, base: str) -> Item | None:
     abstract = node.css_first(".item-strip-abstract")
     entry.abstract = text_of(abstract)
     if entry.abstract:  # the card shows the abstract's opening only
-        entry.fields["note"] = TRUNCATED_NOTE
+        facts.add(entry.extra, TRUNCATED_NOTE)
     code = node.css_first(".item-github-link a[href], a[href*='github.com']")
     if code is not None and (code_url := absolute(code.attributes.get("href"), base)):
         entry.extra["html:code_url"] = code_url

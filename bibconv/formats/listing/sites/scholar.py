@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
+from bibconv import facts
 from bibconv.formats.listing.common import Entry, author_list, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, site
@@ -41,11 +42,6 @@ def _year(text: str) -> tuple[str, Date | None]:
     if match is None:
         return text, None
     return text[: match.start()].strip(" ,"), Date(parts=((int(match.group(1)),),))
-
-
-def _note(entry: Entry, note: str) -> None:
-    old = entry.fields.get("note")
-    entry.fields["note"] = f"{old}; {note}" if old else note
 
 
 def _authors(entry: Entry, text: str) -> None:
@@ -100,7 +96,7 @@ def _result(node: Any, base: str) -> Item | None:
     if not entry.title:
         return None
     if entry.title.startswith("…") or _MORE.search(entry.title):
-        _note(entry, TITLE_CUT_NOTE)
+        facts.add(entry.extra, TITLE_CUT_NOTE)
     if "[BOOK]" in labels or "[B]" in labels:
         entry.record_type = "book"
     link = heading.css_first("a[href]")
