@@ -3,11 +3,9 @@
 ISO and numeric forms (``2026-04-20``, ``2026/04/20``, ``20.04.2026``), written-out
 forms (``20 avril 2026``, ``April 20, 2026``, ``20. April 2026``, ``20 abr. 2026``,
 ``20 de abril de 2026``, ``20 апреля 2026 г.``) and CJK forms (``2026年4月20日``,
-``2026년 4월 20일``). Month and weekday names come from Babel's CLDR locale data; the
-lookup table is built once, on first use. A name that means different months in
-different languages (Czech *listopad* is November, Croatian *listopad* October) is
-only read when a language hint settles it. Text that is not a date gives ``None``:
-nothing is guessed.
+``2026년 4월 20일``). Month and weekday names come from Babel's CLDR locale data
+(:mod:`bibconv.date_words`). Text that is not a date gives ``None``: nothing is guessed.
+:func:`search_date` finds a date inside free text (a byline, a citation).
 
 >>> parse_date("20 avril 2026").parts
 ((2026, 4, 20),)
@@ -24,32 +22,22 @@ from __future__ import annotations
 import calendar
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from bibconv.date_words import DATE_LOCALES, FILLERS, SEASON_WORDS, month_of, normalised, weekdays
 from bibconv.model import Date, valid_date_part
 
 __all__ = ["DATE_LOCALES", "date_from_csl", "day_first_in", "parse_date", "search_date"]
 
-DATE_LOCALES: tuple[str, ...] = (
-    "en", "fr", "de", "es", "it", "pt", "nl", "ca", "gl", "eu", "sv", "da", "nb", "nn", "fi",
-    "is", "et", "lv", "lt", "pl", "cs", "sk", "sl", "hr", "bs", "sr", "ro", "hu", "el", "ru",
-    "uk", "be", "bg", "mk", "tr", "az", "id", "ms", "vi", "af", "ga", "cy", "sq", "mt", "ja",
-    "zh", "ko", "he", "ar", "fa", "hi", "th",
-)  # fmt: skip
-"""Languages whose month and weekday names are recognised."""
-
-# Small words that sit between the parts of a written date in these languages.
-_FILLERS = frozenset(
-    {"de", "del", "of", "the", "le", "la", "el", "den", "der", "am", "on", "d", "г", "года", "r", "roku", "m"}
-)
 _TIME = re.compile(
     r"(?:\b[T ]?|,\s*)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*(?:[ap]\.?m\.?|utc|gmt|z|[+-]\d{2}:?\d{2}))?"
     r"(?:\s*\((?:utc|gmt)\))?\s*(?:utc|gmt|[a-z]{3,4}t)?\b",
     re.IGNORECASE,
 )
+_SEARCH_TOKEN = re.compile(r"\d+|[^\W\d_]+(?:['’][^\W\d_]+)?\.?|[年월月日년일]")
 _ISO = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:T.*)?$")
 _YMD = re.compile(r"^(\d{4})\s*[./-]\s*(\d{1,2})(?:\s*[./-]\s*(\d{1,2}))?\.?$")
 _DMY_DOTS = re.compile(r"^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})\.?$")
@@ -63,92 +51,10 @@ _TOKEN = re.compile(
     r"|(?P<sep>[\s,./;()\-–—])"
     r"|(?P<other>\S)"
 )
-# Season words (EDTF's 21-24 less 20) in the languages whose seasons are written before a year.
-_SEASON_WORDS = {
-    **dict.fromkeys(("spring", "printemps", "frühling", "frühjahr", "primavera", "lente", "vår"), 1),
-    **dict.fromkeys(("summer", "été", "sommer", "verano", "verão", "zomer"), 2),
-    **dict.fromkeys(("autumn", "fall", "automne", "herbst", "otoño", "autunno", "outono", "herfst"), 3),
-    **dict.fromkeys(("winter", "hiver", "invierno", "inverno", "vinter", "zima"), 4),
-}  # fmt: skip
-_SEARCH_TOKEN = re.compile(r"\d+|[^\W\d_]+(?:['’][^\W\d_]+)?\.?|[年월月日년일]")
-
-
-@dataclass(frozen=True)
-class _Names:
-    """Month names (normalised) to ``{month: languages}``; weekday names."""
-
-    months: dict[str, dict[int, frozenset[str]]]
-    folded: dict[str, dict[int, frozenset[str]]]
-    weekdays: frozenset[str]
-
-
-def _norm(word: str) -> str:
-    text = unicodedata.normalize("NFC", word).casefold().replace("’", "'").rstrip(".")
-    return text[2:] if text.startswith(("d'", "l'")) and len(text) > 3 else text
-
-
-def _fold(word: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-
-
-def _add(table: dict[str, dict[int, set[str]]], name: str, month: int, language: str) -> None:
-    key = _norm(name)
-    if key and not key.isdigit():
-        table.setdefault(key, {}).setdefault(month, set()).add(language)
-
-
-def _freeze(table: dict[str, dict[int, set[str]]]) -> dict[str, dict[int, frozenset[str]]]:
-    return {k: {m: frozenset(langs) for m, langs in v.items()} for k, v in table.items()}
-
-
-@lru_cache(maxsize=1)
-def _names() -> _Names:
-    """Build the month and weekday lookup from Babel once."""
-    from babel import Locale, UnknownLocaleError
-
-    months: dict[str, dict[int, set[str]]] = {}
-    weekdays: set[str] = set()
-    for code in DATE_LOCALES:
-        try:
-            locale = Locale.parse(code)
-        except (UnknownLocaleError, ValueError):  # pragma: no cover - depends on Babel's data
-            continue
-        for context in ("format", "stand-alone"):
-            for width in ("wide", "abbreviated"):
-                for month, name in locale.months[context][width].items():
-                    _add(months, name, month, code)
-                for name in locale.days[context][width].values():
-                    weekdays.add(_norm(name))
-    folded: dict[str, dict[int, set[str]]] = {}
-    for key, by_month in months.items():
-        plain = _fold(key)
-        if plain != key:
-            for month, langs in by_month.items():
-                for language in langs:
-                    _add(folded, plain, month, language)
-    return _Names(_freeze(months), _freeze(folded), frozenset(weekdays))
 
 
 def _language(lang: str | None) -> str | None:
     return re.split(r"[-_]", lang.strip().lower())[0] if lang and lang.strip() else None
-
-
-def _month(word: str, lang: str | None) -> int | None:
-    """The month a name means, or ``None`` (not a month, or ambiguous without a hint)."""
-    names = _names()
-    key = _norm(word)
-    for table, key_form in ((names.months, key), (names.folded, _fold(key))):
-        candidates = table.get(key_form)
-        if not candidates:
-            continue
-        if len(candidates) == 1:
-            return next(iter(candidates))
-        if lang:
-            hinted = [m for m, langs in candidates.items() if lang in langs]
-            if len(hinted) == 1:
-                return hinted[0]
-        return None
-    return None
 
 
 def _build(year: int, month: int | None = None, day: int | None = None) -> Date | None:
@@ -213,15 +119,15 @@ def _words(text: str, lang: str | None) -> Date | None:
                 return None
             continue
         word = match.group("word")
-        month = _month(word, lang)
+        month = month_of(word, lang)
         if month is not None:
-            months.append((month, _norm(word)))
-        elif _norm(word) in _SEASON_WORDS:
-            seasons.append(_SEASON_WORDS[_norm(word)])
-        elif _norm(word) not in _names().weekdays and _norm(word) not in _FILLERS:
+            months.append((month, normalised(word)))
+        elif normalised(word) in SEASON_WORDS:
+            seasons.append(SEASON_WORDS[normalised(word)])
+        elif normalised(word) not in weekdays() and normalised(word) not in FILLERS:
             return None
     if len(months) > 1:  # "mar. 20 avril": a weekday abbreviation that is also a month name
-        months = [m for m in months if m[1] not in _names().weekdays]
+        months = [m for m in months if m[1] not in weekdays()]
     if seasons:  # "Autumn 2017": EDTF's season 23
         if year is None or months or day is not None or len(seasons) > 1:
             return None
@@ -247,6 +153,11 @@ def parse_date(text: str, lang: str | None = None, *, day_first: bool | None = N
     >>> parse_date("Autumn 2017").parts, parse_date("printemps 2020").season_name
     (((2017, 23),), 'Spring')
     """
+    return _parse(text, lang, day_first, words=True)
+
+
+def _parse(text: str, lang: str | None, day_first: bool | None, words: bool) -> Date | None:
+    """:func:`parse_date`; with ``words=False`` only the numeric forms are tried."""
     cleaned = unicodedata.normalize("NFC", text).replace("\u00a0", " ").replace("\u202f", " ").strip()
     if not cleaned or len(cleaned) > 80:
         return None
@@ -259,7 +170,8 @@ def parse_date(text: str, lang: str | None = None, *, day_first: bool | None = N
     if found is not None:
         return found
     without_time = _TIME.sub(" ", cleaned).strip(" ,")
-    return _numeric(without_time, language, region, day_first) or _words(without_time, language)
+    found = _numeric(without_time, language, region, day_first)
+    return found if found is not None or not words else _words(without_time, language)
 
 
 _AMBIGUOUS = re.compile(r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?![\d/.-])")
@@ -284,14 +196,17 @@ def day_first_in(text: str, lang: str | None = None) -> bool | None:
     return True
 
 
-def _windows(count: int, anchor: int, before: int, after: int) -> Iterable[tuple[int, int]]:
+def _windows(count: int, anchor: int, before: int, after: int) -> list[tuple[int, int]]:
     """Token ranges around ``anchor``, the widest first."""
-    spans = [
-        (start, end)
-        for start in range(max(0, anchor - before), anchor + 1)
-        for end in range(anchor, min(count, anchor + after + 1))
-    ]
-    return sorted(spans, key=lambda span: span[0] - span[1])
+    low, high = min(anchor, before), min(count - 1 - anchor, after)
+    return [(anchor + start, anchor + end) for start, end in _spans(low, high)]
+
+
+@lru_cache(maxsize=64)
+def _spans(before: int, after: int) -> tuple[tuple[int, int], ...]:
+    """Ranges from ``-before``..0 to 0..``after``, the widest first (ties in order of their start)."""
+    spans = [(start, end) for start in range(-before, 1) for end in range(0, after + 1)]
+    return tuple(sorted(spans, key=lambda span: span[0] - span[1]))
 
 
 def search_date(
@@ -304,15 +219,71 @@ def search_date(
     (((2026, 4, 20),), '20 avril 2026')
     """
     tokens = list(_SEARCH_TOKEN.finditer(text))
+    stops: dict[int, int] | None = {} if unicodedata.is_normalized("NFC", text) else None
     for index, token in enumerate(tokens):
         if not (token.group().isdigit() and len(token.group()) == 4):
             continue
-        for start, end in _windows(len(tokens), index, 4, 6):
+        windows = _windows(len(tokens), index, 4, 6)
+        (low, high), nearest = windows[0], None
+        if stops is not None and text.find(":", tokens[low].start(), tokens[high].end()) < 0:
+            for i in range(low, high + 1):  # (a time, taken out before the parse, makes a stretch unknown)
+                if i not in stops:
+                    stops[i] = _stop(text, tokens[i], _language(lang))
+            nearest = [
+                (max((i for i in range(low, index + 1) if stops[i] >= least), default=low - 1),
+                 min((i for i in range(index, high + 1) if stops[i] >= least), default=high + 1))
+                for least in (_NO_DATE, _NOT_WRITTEN)
+            ]  # fmt: skip
+        for start, end in windows:
             begin, finish = tokens[start].start(), tokens[end].end()
-            found = parse_date(text[begin:finish], lang, day_first=day_first)
+            stop = 0 if nearest is None else _strongest(nearest, start, end)
+            if stop == _NO_DATE and not _ISO_WITH_TIME.match(text, begin, finish):
+                continue
+            found = _parse(text[begin:finish], lang, day_first, words=stop == 0)
             if found is not None and found.month is not None:
                 return found, begin, finish
     return None
+
+
+# What spares search_date parsing stretches of text: a word that is not a month, season, weekday
+# or filler means a stretch holding it is no written date (_NOT_WRITTEN: only the numeric forms can
+# match); one of two letters or more, not right after a number and without the letters of CJK
+# dates, means no numeric date either (_NO_DATE), but for an ISO date with a time (2019-05-03T…).
+# A word right after a number may be read with it ("20th"), so it never counts. The text is in NFC
+# and the stretches hold no ":" (a time), so their words are those _parse sees.
+_NOT_WRITTEN, _NO_DATE = 1, 2
+_NUMBER_SUFFIXES = frozenset({"st", "nd", "rd", "th", "er", "e", "ème", "º", "ª"})
+_CJK_DATE_CHARS = frozenset("年년月월日일요")
+_ISO_WITH_TIME = re.compile(r"\d{4}(?:-\d{2}){0,2}T")
+
+
+def _stop(text: str, token: re.Match[str], language: str | None) -> int:
+    """How a token stops a stretch of text from being a date (0: it does not)."""
+    word = token.group()
+    if not word[:1].isalpha():
+        return 0
+    word = word[:-1] if word.endswith(".") else word
+    after_number = token.start() > 0 and text[token.start() - 1].isdigit()
+    key = normalised(word)
+    if (
+        (after_number and word in _NUMBER_SUFFIXES)
+        or month_of(word, language) is not None
+        or key in SEASON_WORDS
+        or key in weekdays()
+        or key in FILLERS
+    ):
+        return 0
+    hard = len(word) >= 2 and not after_number and not _CJK_DATE_CHARS.intersection(word)
+    return _NO_DATE if hard else _NOT_WRITTEN
+
+
+def _strongest(nearest: list[tuple[int, int]], start: int, end: int) -> int:
+    """The strongest stop in tokens ``start``-``end``, from the nearest tokens of each stop around
+    the anchor (at or before it, at or after it)."""
+    (hard_before, hard_after), (soft_before, soft_after) = nearest
+    if start <= hard_before or end >= hard_after:
+        return _NO_DATE
+    return _NOT_WRITTEN if start <= soft_before or end >= soft_after else 0
 
 
 _CSL_SEASON_MONTHS = range(13, 17)

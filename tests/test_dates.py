@@ -89,6 +89,27 @@ def test_search_date_takes_the_first_date_and_needs_a_month() -> None:
     assert search_date("2026 Narrative Inquiry 23 (2)") is None
 
 
+@pytest.mark.parametrize(
+    ("text", "lang", "parts", "shown"),
+    [
+        ("ICML, Helsinki, 20th of July 2008, pages 1-8", None, ((2008, 7, 20),), "20th of July 2008"),
+        ("posted 2019-05-03T10:00 Proceedings", None, ((2019, 5, 3),), "2019-05-03T10:00 Proceedings"),
+        ("Proc. 2019-05Tdraft notes", None, ((2019, 5),), "2019-05Tdraft notes"),
+        ("Tokyo 2026年4月20日 (月) talk", None, ((2026, 4, 20),), "2026年4月20日"),
+        ("Conference de\u0301cembre 2019 Paris", "fr", ((2019, 12),), "de\u0301cembre 2019"),
+        ("Symposium 03.04.2020, Lyon", None, ((2020, 4, 3),), "03.04.2020"),
+    ],
+)
+def test_search_date_beside_words_that_are_no_date(
+    text: str, lang: str | None, parts: tuple[tuple[int, ...], ...], shown: str
+) -> None:
+    """Words that are no month ("pages", "Proceedings") leave a date beside them found: an ordinal,
+    an ISO time, CJK date characters, a decomposed accent (the month is read in NFC)."""
+    found = search_date(text, lang)
+    assert found is not None
+    assert (found[0].parts, text[found[1] : found[2]]) == (parts, shown)
+
+
 _LOCALES = [
     "en",
     "fr",
