@@ -29,7 +29,7 @@ from bibconv.formats.listing.common import (
     looks_like_names,
     parse_byline,
 )
-from bibconv.formats.listing.dom import absolute, line_links, lines_of, rich_of, text_of
+from bibconv.formats.listing.dom import absolute, line_links, lines_of, remembered, rich_of, text_of
 from bibconv.model import Arxiv, Date
 
 __all__ = ["TITLE_CUT_NOTE", "Hints", "block_entry", "classes", "title_node"]
@@ -89,6 +89,10 @@ def _person_card(node: Any) -> bool:
 
 def title_node(block: Any) -> tuple[Any | None, str]:
     """The element holding the block's title and how it was found."""
+    return remembered(block, _find_title)
+
+
+def _find_title(block: Any) -> tuple[Any | None, str]:
     heading = block.css_first("h1, h2, h3, h4, h5, h6")
     if heading is not None and _titled(text_of(heading), 1):
         return heading, "heading"

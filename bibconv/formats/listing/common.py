@@ -36,8 +36,6 @@ __all__ = [
 ]
 
 
-
-_SPACE = re.compile(r"\s+")
 _MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
 _TEX_OUTSIDE_MATH = re.compile(r"\\(?:[A-Za-z]+|['`^\"~=.%&$#_{}])|[{}]")
 _TRUNCATED = re.compile(r"(?:…|\.\.\.)\s*$")
@@ -57,10 +55,12 @@ _LABELS = re.compile(
 
 def clean_space(text: str) -> str:
     """Collapse runs of white space (newlines included) to one space, trimmed."""
-    return _SPACE.sub(" ", text.replace("\u00a0", " ")).strip()
+    return " ".join(text.split())  # str.split and a regex's \s know the same white space
 
 
 def _has_tex(text: str) -> bool:
+    if "\\" not in text and "{" not in text and "}" not in text:
+        return False
     return _TEX_OUTSIDE_MATH.search(_MATH.sub("", text)) is not None
 
 
@@ -88,20 +88,31 @@ def plain_name(text: str) -> str:
 _PAREN = re.compile(r"^(?P<name>.*?)\s*\((?P<aff>[^()]*)\)\s*$")
 
 
+_SEPARATORS = re.compile(r"[,;]")
+_SEPARATOR_OR_PAREN = re.compile(r"[,;()]")
+
+
 def _pieces(text: str) -> list[str]:
     """Split at commas and semicolons outside parentheses."""
-    pieces, depth, start = [], 0, 0
-    for index, char in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char in ",;" and depth <= 0:
-            pieces.append(text[start:index])
-            start = index + 1
-    pieces.append(text[start:])
+    if "(" not in text and ")" not in text:
+        pieces = _SEPARATORS.split(text)
+    else:
+        pieces, depth, start = [], 0, 0
+        for match in _SEPARATOR_OR_PAREN.finditer(text):
+            char = match.group()
+            if char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+            elif depth <= 0:
+                pieces.append(text[start : match.start()])
+                start = match.end()
+        pieces.append(text[start:])
     return [p.strip() for p in pieces if p.strip()]
 
 
 def _without_affiliations(text: str) -> str:
-    return ", ".join(m.group("name") if (m := _PAREN.match(p)) else p for p in _pieces(text))
+    return ", ".join(m.group("name") if "(" in p and (m := _PAREN.match(p)) else p for p in _pieces(text))
 
 
 _CONJUNCTIONS = re.compile(r"\s+(?:et|und|y|e|en|och|og|és|i|и|ja|a)\s+(?=\S)")
@@ -193,21 +204,34 @@ _TITLE_WORDS = frozenset(
 _FUNCTION_WORDS = frozenset(
     {"for", "with", "using", "from", "the", "to", "on", "in", "via", "into", "of", "is", "are"}
 )
+_NAME_BREAK = re.compile(r"[,;&、，]|\band\b")
 _ELISION = re.compile(r"\b[dDlL][’'](?=[^\W\d_])")
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _has_digit(text: str) -> bool:
+    """Whether ``text`` holds a digit (``str.isdigit``: superscript and circled digits included)."""
+    if _DIGIT.search(text):
+        return True
+    return not text.isascii() and any(map(str.isdigit, text))
 
 
 def looks_like_names(text: str) -> bool:
     """Whether ``text`` reads as an author list: short capitalised names, commas, ``and``."""
-    text = _ELISION.sub("", _without_affiliations(_LABELS.sub("", plain_name(text)).strip(" ,;")))
+    text = _without_affiliations(_LABELS.sub("", plain_name(text)).strip(" ,;"))
+    if "'" in text or "’" in text:
+        text = _ELISION.sub("", text)
     text = unicodedata.normalize("NFC", text)
-    if not text or len(text) > 4000 or any(c.isdigit() for c in text):
+    if not text or len(text) > 4000 or _has_digit(text):
         return False
     words = text.split()
     if len({w.lower().strip(",;:") for w in words if w[:1].isupper()} & _TITLE_WORDS) >= 2:
         return False  # "Sparse Matrix Language Modeling" is a title, not a name
     if any(w in _FUNCTION_WORDS for w in words[1:-1]):
         return False  # "Autoencoders for Joint Discovery": names hold no "for", "with", "using"
-    pieces = [p.strip() for p in re.split(r",|;|\band\b|&|、|，", _CONJUNCTIONS.sub(", ", text)) if p.strip()]
+    pieces = [p.strip() for p in _NAME_BREAK.split(_CONJUNCTIONS.sub(", ", text)) if p.strip()]
     if not pieces:
         return False
     for piece in pieces:
@@ -254,8 +278,8 @@ def parse_byline(text: str, lang: str | None = None, day_first: bool | None = No
         if match.start("year") > match.end("before") or not prefix:
             date, before = Date(parts=((int(match.group("year")),),)), prefix
     if date is None:
-        if parse_date(text, lang, day_first=day_first) is not None:
-            return Byline((), parse_date(text, lang, day_first=day_first))
+        if (alone := parse_date(text, lang, day_first=day_first)) is not None:
+            return Byline((), alone)
         return Byline(authors_from_text(text), None) if looks_like_names(text) else None
     authors_text = (before or "").rstrip(_BYLINE_SEPARATORS).strip()
     if not authors_text:

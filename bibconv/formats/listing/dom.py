@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar, cast
 from urllib.parse import urljoin
 
 from bibconv.formats.listing.common import clean_space
@@ -35,6 +35,7 @@ __all__ = [
     "line_links",
     "lines_of",
     "parse",
+    "remembered",
     "remembered_texts",
     "rich_of",
     "text_of",
@@ -168,6 +169,13 @@ def _in_heading_cell(node: Any) -> bool:
 
 def _events(node: Any) -> Iterator[tuple[str, Any]]:
     """``("open"|"close", element)`` and ``("text", str)`` in document order, without recursion."""
+    memory = _MEMORY.get()
+    if memory is not None and (span := memory.span(node)) is not None:
+        return iter(memory.events[span[0] : span[1]])
+    return _walk(node)
+
+
+def _walk(node: Any) -> Iterator[tuple[str, Any]]:
     stack: list[tuple[Any, bool]] = [(node, False)]
     while stack:
         current, closing = stack.pop()
@@ -225,29 +233,81 @@ def lines_of(node: Any) -> list[str]:
     return [text for text, _ in line_links(node)]
 
 
-_TEXTS: ContextVar[dict[int, tuple[Any, str]] | None] = ContextVar("bibconv_texts", default=None)
+class _Memory:
+    """What :func:`remembered_texts` keeps: the events of the page (walked once, on first use),
+    each element's text and the facts computed about elements, by ``mem_id``. The elements are
+    kept with them, so that no id is reused meanwhile."""
+
+    def __init__(self, root: Any | None) -> None:
+        self.root = root
+        self.events: list[tuple[str, Any]] = []
+        self.pieces: list[str] = []  # per event: its text, a space at a block's edges, else ""
+        self.spans: dict[int, tuple[int, int]] | None = None
+        self.texts: dict[int, tuple[Any, str]] = {}
+        self.facts: dict[tuple[Callable[[Any], Any], int], tuple[Any, Any]] = {}
+
+    def span(self, node: Any) -> tuple[int, int] | None:
+        """Where the node's events are in :attr:`events`; ``None`` for a node not on the page."""
+        if self.spans is None:
+            self.spans = self._index(self.root) if self.root is not None else {}
+        return self.spans.get(node.mem_id)
+
+    def _index(self, root: Any) -> dict[int, tuple[int, int]]:
+        spans: dict[int, tuple[int, int]] = {}
+        opened: dict[int, int] = {}
+        for kind, value in _walk(root):
+            if kind == "text":
+                self.pieces.append(value)
+            else:
+                self.pieces.append(" " if value.tag in BLOCK_TAGS else "")
+                if kind == "open":
+                    opened[value.mem_id] = len(self.events)
+                else:
+                    spans[value.mem_id] = (opened[value.mem_id], len(self.events) + 1)
+            self.events.append((kind, value))
+        return spans
+
+
+_MEMORY: ContextVar[_Memory | None] = ContextVar("bibconv_page_memory", default=None)
+_T = TypeVar("_T")
 
 
 @contextmanager
-def remembered_texts() -> Iterator[None]:
-    """Within the block, :func:`text_of` computes each element's text once (the tree must not change)."""
-    token = _TEXTS.set({})
+def remembered_texts(root: Any | None = None) -> Iterator[None]:
+    """Within the block, :func:`text_of` computes each element's text once, and :func:`remembered`
+    each fact about an element; the elements under ``root`` are walked once for all (the tree must
+    not change meanwhile)."""
+    token = _MEMORY.set(_Memory(root))
     try:
         yield
     finally:
-        _TEXTS.reset(token)
+        _MEMORY.reset(token)
+
+
+def remembered(node: Any, compute: Callable[[Any], _T]) -> _T:
+    """``compute(node)``, computed once per element within :func:`remembered_texts`."""
+    memory = _MEMORY.get()
+    if memory is None:
+        return compute(node)
+    key = (compute, node.mem_id)
+    known = memory.facts.get(key)
+    if known is None:
+        known = memory.facts[key] = (node, compute(node))
+    return cast(_T, known[1])
 
 
 def text_of(node: Any | None) -> str:
     """The node's text on one line (block boundaries become spaces)."""
     if node is None:
         return ""
-    texts = _TEXTS.get()
-    if texts is None:
+    memory = _MEMORY.get()
+    if memory is None:
         return _text(node)
-    known = texts.get(node.mem_id)
-    if known is None:  # the node is kept with its text, so its id is not reused meanwhile
-        known = texts[node.mem_id] = (node, _text(node))
+    known = memory.texts.get(node.mem_id)
+    if known is None:
+        span = memory.span(node)
+        text = clean_space("".join(memory.pieces[span[0] : span[1]])) if span else _text(node)
+        known = memory.texts[node.mem_id] = (node, text)
     return known[1]
 
 

@@ -26,7 +26,7 @@ from bibconv.formats.listing import labels as _labels
 from bibconv.formats.listing.blocks import Hints, block_entry, classes, title_node
 from bibconv.formats.listing.citation import parse_citation
 from bibconv.formats.listing.common import Entry, clean_space, looks_like_names, parse_byline
-from bibconv.formats.listing.dom import absolute, line_links, parse, remembered_texts, text_of
+from bibconv.formats.listing.dom import absolute, line_links, parse, remembered, remembered_texts, text_of
 from bibconv.model import Arxiv, Date
 
 __all__ = ["Hints", "block_entry", "listing_entries", "remove_chrome"]
@@ -77,8 +77,10 @@ def _signature(node: Any) -> tuple[str, frozenset[str]]:
 
 def _heading_row(node: Any) -> bool:
     """A table row that names a section (a session, a year) rather than a paper."""
-    if node.tag != "tr":
-        return False
+    return node.tag == "tr" and remembered(node, _names_section)
+
+
+def _names_section(node: Any) -> bool:
     cells = node.css("td, th")
     text = text_of(node)
     if all(c.tag == "th" for c in cells):
@@ -102,6 +104,10 @@ def _in_page_links_only(node: Any, text: str) -> bool:
 
 
 def _paper_like(node: Any) -> bool:
+    return remembered(node, _looks_like_paper)
+
+
+def _looks_like_paper(node: Any) -> bool:
     text = text_of(node)
     if len(text) < 12 or _heading_row(node) or _labels.CHROME.match(text) or _in_page_links_only(node, text):
         return False
@@ -149,6 +155,10 @@ def _columns(rows: list[Any]) -> dict[int, str]:
 
 def _row_kind(row: Any) -> str:
     """``names`` for a row of only names (and numbers), ``title`` for one with a title, else ``other``."""
+    return remembered(row, _kind_of_row)
+
+
+def _kind_of_row(row: Any) -> str:
     texts = [t for t in (text_of(c) for c in row.css("td, th")) if t and not t.isdigit()]
     if texts and all(looks_like_names(t) for t in texts):
         return "names"
@@ -250,7 +260,7 @@ def _best(root: Any) -> list[Any]:
 
 def listing_entries(tree: Any, base: str | None, lang: str | None) -> list[tuple[Entry, str]]:
     """The entries of the page's listing with where each was, in page order; empty when it has none."""
-    with remembered_texts():
+    with remembered_texts(tree.body or tree.root):
         return _listing_entries(tree, base, lang)
 
 
