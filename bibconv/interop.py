@@ -313,6 +313,7 @@ def _context(strict: bool, diagnostics: list[Diagnostic] | None) -> _ItemContext
 def _records(items: list[_Item], after: list[str], ctx: _ItemContext) -> Iterator[Record]:
     """Build the records as the BibTeX reader does, ``crossref``/``xdata`` inherited."""
     from bibconv.formats.bibtex import Entries, build_record
+    from bibconv.formats.bibtex.table import TEX_KEPT
 
     wanted = {
         ref.strip().lower()
@@ -333,15 +334,21 @@ def _records(items: list[_Item], after: list[str], ctx: _ItemContext) -> Iterato
     for index, item in enumerate(items):
         ctx.item = index
         key = item.key.strip()
+        for block in item.before:
+            if block.lstrip()[:9].lower() == "@preamble":
+                entries.commands.define(block)
         try:
             fields = dict(item.fields)
             if "crossref" in fields or "xdata" in fields:
                 fields = entries.inherit(fields, item.entry_type, item.line, key or None)
+            tex = entries.expand(fields)
             record = build_record(item.entry_type, key, fields, item.line, ctx)
         except (ValueError, TypeError, KeyError) as exc:
             ctx.fail(ParseError(str(exc), ctx.span(item.line), key or None))
             continue
         extra = dict(record.extra)
+        if tex:
+            extra[TEX_KEPT] = tex
         if item.before:
             extra["bibtex:before"] = item.before
         if index == len(items) - 1 and after:

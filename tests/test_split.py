@@ -16,7 +16,7 @@ from bibconv.parallel import pieces as _pieces
 from tests.golden import samples
 
 SAMPLES = [p for sub in ("atom", "bibtex", "ris") for p in samples(sub, ".bib", ".ris", ".xml", ".atom")]
-_GLOBAL = re.compile(rb"@[ \t]*string[ \t]*[{(]|\b(?:crossref|xdata)[ \t]*=", re.I)
+_GLOBAL = re.compile(rb"@[ \t]*(?:string|preamble)[ \t]*[{(]|\b(?:crossref|xdata)[ \t]*=", re.I)
 
 
 def _bibtex_cut_everywhere(buffer: bytes) -> int:

@@ -76,7 +76,7 @@ def format(
     from bibconv.interop import to_pybtex
 
     notes: list[Diagnostic] = diagnostics if diagnostics is not None else []
-    data = _styled(to_pybtex(records, diagnostics=notes, **options))
+    data = _styled(to_pybtex(records, diagnostics=notes, **{"expand_commands": True, **options}))
     engine = find_plugin("pybtex.style.formatting", style)()
     entries = list(data.entries.values())
     formatted = list(_format_entries(engine, entries, notes))

@@ -39,13 +39,14 @@ from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from bibconv.errors import ParseError
+from bibconv.formats.bibtex.commands import Commands
 from bibconv.formats.bibtex.faithful import dialect_of
 from bibconv.formats.bibtex.fields import build_record
 from bibconv.formats.bibtex.inherit import ALIASES, INHERIT_SKIP, inherit_renames
 from bibconv.formats.bibtex.macros import ExpansionError, Macros
 from bibconv.formats.bibtex.scan import ScannedEntry
 from bibconv.formats.bibtex.syntax import RAW_KEY_RE, blocks, chunks, resolve_value, source_value
-from bibconv.formats.bibtex.table import MONTH_MACROS
+from bibconv.formats.bibtex.table import MONTH_MACROS, TEX_KEPT
 from bibconv.formats.bibtex.write import BiblatexWriter, BibtexWriter
 from bibconv.model import Record, Source
 from bibconv.registry import ReadContext, register
@@ -134,6 +135,18 @@ class Entries:
         self.parents = parents or {}
         self.keys: set[int] = set()  # hashes of the keys seen: the one thing that grows
         self.pending: list[str] = []
+        self.commands = Commands()
+
+    def expand(self, fields: dict[str, str]) -> dict[str, list[str]]:
+        """Expand the ``@preamble`` commands and sorting hints in ``fields`` (in place); what each
+        changed field was as written and what it reads as (``extra["bibtex:tex"]``)."""
+        kept: dict[str, list[str]] = {}
+        for name, raw in fields.items():
+            expanded = self.commands.expand(raw)
+            if expanded is not None and expanded != raw:
+                kept[name] = [raw, expanded]
+                fields[name] = expanded
+        return kept
 
     def fields(self, block: Any, line: int) -> dict[str, str]:
         """Field name (lower case) -> TeX text; duplicates reported, the first kept."""
@@ -301,6 +314,11 @@ class BibtexReader:
                     ctx.fail(ParseError(f"@string {block.key}: {exc}", ctx.span(line)))
             elif isinstance(block, (Preamble, ExplicitComment)):
                 entries.pending.append(block.raw)  # type: ignore[arg-type,unused-ignore]
+                if isinstance(block, Preamble):
+                    try:
+                        entries.commands.define(entries.macros.resolve(block.value))
+                    except ValueError:  # kept as written; its commands are not expanded
+                        pass
             elif isinstance(block, (Entry, ScannedEntry)):
                 record = self._record(block, line, entries)
                 if record is None:
@@ -330,10 +348,13 @@ class BibtexReader:
             fields = entries.fields(block, line)
             if "crossref" in fields or "xdata" in fields:
                 fields = entries.inherit(fields, block.entry_type, line, key or None)
+            tex = entries.expand(fields)
             record = build_record(written[1] if written else block.entry_type, key, fields, line, ctx)
         except (ValueError, TypeError, KeyError) as exc:  # a value the mapping cannot take
             ctx.fail(ParseError(str(exc), ctx.span(line), key or None))
             return None
+        if tex:
+            record = record.replace(extra={**record.extra, TEX_KEPT: tex})
         if entries.pending:
             record = record.replace(extra={**record.extra, "bibtex:before": entries.pending})
             entries.pending = []

@@ -267,8 +267,9 @@ def _issued(fields: dict[str, str], used: set[str], extra: dict[str, object]) ->
         return None
     used.update(f for f in ("year", "month", "day") if f in fields)
     year = fields["year"]
-    single = _YEAR_RE.match(year)
-    span = _YEAR_RANGE_RE.match(year)
+    text = plain(year) if "{" in year or "\\" in year else year  # ``{}1973``, left by a sorting hint
+    single = _YEAR_RE.match(text)
+    span = _YEAR_RANGE_RE.match(text)
     if span:
         return Date(parts=((int(span[1]),), (int(span[2]),)))
     if not single:

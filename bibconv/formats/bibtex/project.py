@@ -51,6 +51,8 @@ def project(record: Record, dialect: str) -> Record:
         del fields["URL"]  # a link to the preprint (abs page or PDF) is the block's own
         arxiv = replace(arxiv, version=arxiv.version or found[1])  # and may name its version
     extra = _extra(record)
+    if isinstance(record.extra.get(m.TEX_KEPT), dict):
+        extra[m.TEX_KEPT] = record.extra[m.TEX_KEPT]  # read again from the fields written as they were
     if not preprint and written not in (
         m.entry_type(record_type, "bibtex"),
         m.entry_type(record_type, "biblatex"),

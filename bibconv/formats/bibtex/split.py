@@ -2,8 +2,8 @@
 
 Before an entry (``@type{`` at the start of a line, braces balanced before it) that follows
 another entry, so that ``@comment``/``@preamble`` blocks stay with the entry after them. A file
-with ``@string`` definitions, ``crossref``/``xdata`` fields or a repeated entry key is not cut:
-the reader resolves or reports those across the whole file.
+with ``@string`` definitions, a ``@preamble`` (it may define commands), ``crossref``/``xdata`` fields
+or a repeated entry key is not cut: the reader resolves or reports those across the whole file.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ __all__ = ["split"]
 _BIBTEX_BLOCK = re.compile(rb"^[ \t]*@[ \t]*(\w*)[ \t]*[{(]", re.M)
 _BIBTEX_SPECIAL = {b"comment", b"preamble", b"string"}
 _BIBTEX_STRING = re.compile(rb"@[ \t]*string[ \t]*[{(]", re.I)
+_BIBTEX_PREAMBLE = re.compile(rb"@[ \t]*preamble[ \t]*[{(]", re.I)
 _BIBTEX_REF = re.compile(rb"\b(?:crossref|xdata)[ \t]*=", re.I)
 _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 _BLOCK = 1 << 22
@@ -68,8 +69,8 @@ def _bibtex_whole_file(stream: IO[bytes]) -> bool:
     ``xdata =`` are only searched for in a block whose lower-cased text has the words."""
     keys: set[bytes] = set()
     for block in _lines(stream):
-        if _BIBTEX_STRING.search(block):
-            return True
+        if _BIBTEX_STRING.search(block) or _BIBTEX_PREAMBLE.search(block):
+            return True  # macros and commands the entries after them use
         lowered = block.translate(_LOWER)
         if (b"crossref" in lowered or b"xdata" in lowered) and _BIBTEX_REF.search(block):
             return True

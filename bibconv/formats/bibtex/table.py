@@ -53,6 +53,7 @@ __all__ = [
     "NUMBER_VARIABLES",
     "RESERVED_EXTRAS",
     "ROWS",
+    "TEX_KEPT",
     "TYPE_KEYS",
     "TYPE_TO_CSL",
     "Kind",
@@ -277,8 +278,12 @@ def writes_for(dialect: str, entry: str) -> dict[str, Row]:
 _KEY_UNSAFE_RE = re.compile(r"[\s,{}()\"#%=\\'^]")  # ^^5c is TeX's spelling of a backslash
 _EXTRA_FIELD_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
 
-RESERVED_EXTRAS: frozenset[str] = frozenset({"bibtex:entrytype", "bibtex:before", "bibtex:after"})
-"""``extra`` keys that are not fields: the entry type as read, and the blocks kept around an entry."""
+TEX_KEPT = "bibtex:tex"
+"""``extra`` key: field → [value as written, value as read] for the fields that use ``@preamble`` commands
+or sorting hints (:mod:`bibconv.formats.bibtex.commands`)."""
+RESERVED_EXTRAS: frozenset[str] = frozenset({"bibtex:entrytype", "bibtex:before", "bibtex:after", TEX_KEPT})
+"""``extra`` keys that are not fields: the entry type as read, the blocks kept around an entry, the
+fields kept as written."""
 
 
 def safe_key(key: str) -> str:

@@ -51,6 +51,7 @@ from typing import ClassVar, cast
 
 from bibconv import facts, latex
 from bibconv.formats.bibtex import table as m
+from bibconv.formats.bibtex.commands import SORT_HINTS
 from bibconv.formats.bibtex.faithful import as_read
 from bibconv.formats.bibtex.fields import PREPRINT_TYPES
 from bibconv.formats.bibtex.safety import NEWLINES_RE, blocks, braces_ok, defined_by_blocks, protect, safe
@@ -121,6 +122,7 @@ def read_type(record: Record, entry: str) -> str:
 
 
 _NUMBERS = m.NUMBER_VARIABLES
+_HINTS = frozenset(SORT_HINTS)  # a file that uses a sorting hint has a document that defines it
 # The genres biblatex prints from a key of its own, in the document's language (its key is mathesis).
 _GENRE_KEYS = {genre: key for key, genre in m.TYPE_KEYS.items() if key != "mastersthesis"}
 
@@ -382,6 +384,28 @@ class _EntryWriter:
                 continue
             self.put_raw(name, str(value))
 
+    def put_kept_tex(self, tex: dict[str, object], entry: str) -> None:
+        """Each field kept as written (``extra["bibtex:tex"]``: ``@preamble`` commands, sorting hints)
+        instead of the value written from the record, while both read the same."""
+        from bibconv.formats.bibtex.fields import build_record
+        from bibconv.registry import ReadContext
+
+        quiet = ReadContext(None, strict=False)
+
+        def reads(name: str, raw: str) -> tuple[object, ...]:
+            got = build_record(entry, "k", {name: raw}, 0, quiet)
+            return got.type, got.fields, got.names, got.dates
+
+        for name, kept in tex.items():
+            written = self.values.get(name, "")
+            if not (isinstance(kept, list) and len(kept) == 2 and all(isinstance(k, str) for k in kept)):
+                continue
+            raw, expanded = kept
+            if not (written.startswith("{") and braces_ok(raw) and tex_allowed(raw, self.known | _HINTS)):
+                continue
+            if reads(name, expanded) == reads(name, written[1:-1]):
+                self.values[name] = "{" + NEWLINES_RE.sub(" ", raw.strip()) + "}"
+
     def text(self, record: Record, indent: str) -> str:
         """One entry (with the ``@preamble``/``@comment`` blocks kept around it) as BibTeX text:
         as read while its record is unchanged (:mod:`bibconv.formats.bibtex.faithful`), else from
@@ -395,6 +419,9 @@ class _EntryWriter:
         else:
             entry = entry_type_for(record, self.dialect)
             self.put_all(record, entry)
+            tex = record.extra.get(m.TEX_KEPT)
+            if isinstance(tex, dict) and not self.ctx.option("expand_commands"):
+                self.put_kept_tex(tex, entry)
             values = self.values
             body = ",\n".join(
                 [indent + _DISPLAY.get(n, n) + " = " + values[n] for n in sorted(values, key=_rank)]
