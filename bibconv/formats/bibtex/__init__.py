@@ -30,6 +30,7 @@ macros (unexpanded) are the only things that grow with the input.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import shutil
@@ -315,10 +316,8 @@ class BibtexReader:
             elif isinstance(block, (Preamble, ExplicitComment)):
                 entries.pending.append(block.raw)  # type: ignore[arg-type,unused-ignore]
                 if isinstance(block, Preamble):
-                    try:
+                    with contextlib.suppress(ValueError):  # kept as written, its commands not expanded
                         entries.commands.define(entries.macros.resolve(block.value))
-                    except ValueError:  # kept as written; its commands are not expanded
-                        pass
             elif isinstance(block, (Entry, ScannedEntry)):
                 record = self._record(block, line, entries)
                 if record is None:
