@@ -446,3 +446,20 @@ def test_an_article_page_listing_similar_articles_is_read_as_its_one_article() -
     assert [(r.fields["title"], r.origin and r.origin.reader) for r in records] == [
         ("Endometriosis: a review", "meta")
     ]
+
+
+def test_nlm_author_lists_keep_group_names_and_suffixes() -> None:
+    from bibconv.formats.listing.sites.pubmed import nlm_authors
+
+    # as PubMed lists them (PMID 29222399), and a suffix as NLM writes one
+    line = (
+        "Stewart JM, Boris JR, Chelimsky G, Fischer PR, Fortunato JE, Grubb BP, Heyer GL, Jarjour IT, "
+        "Medow MS, Numan MT, Pianosi PT, Singer W, Tarbell S, Chelimsky TC, "
+        "Pediatric Writing Group of the American Autonomic Society."
+    )
+    names = nlm_authors(line)
+    assert [(n.family, n.given) for n in names[:2]] == [("Stewart", "JM"), ("Boris", "JR")]
+    assert len(names) == 15
+    assert names[-1].literal == "Pediatric Writing Group of the American Autonomic Society"
+    (suffixed,) = nlm_authors("Smith JA Jr.")
+    assert (suffixed.family, suffixed.given, suffixed.suffix) == ("Smith", "JA", "Jr")

@@ -24,6 +24,7 @@ __all__ = ["PubMed", "nlm_authors", "nlm_citation"]
 
 _BASE = "https://pubmed.ncbi.nlm.nih.gov/"
 _INITIALS = re.compile(r"^[A-Z]{1,4}(?:-[A-Z]{1,2})?$")
+_SUFFIX = re.compile(r"^(?:Jr|Sr|II|III|IV|2nd|3rd)$")
 _CITATION = re.compile(
     r"^(?P<journal>.+?)\.\s+(?P<date>(?:1[5-9]|20)\d\d(?:\s+[A-Z][a-z]{2}(?:-[A-Z][a-z]{2})?(?:\s+\d{1,2})?"
     r"|\s+(?:Spring|Summer|Fall|Autumn|Winter))?)"
@@ -34,12 +35,14 @@ _STATUS = ("Online ahead of print", "Epub ahead of print")
 
 
 def nlm_authors(text: str) -> tuple[Name, ...]:
-    """``Lightbourne A, Foley S, Brito LGO.`` → names; a piece without initials is a group's name."""
+    """``Lightbourne A, Foley S, Brito LGO, Smith JA Jr.`` → names; a piece without initials is a
+    group's name."""
     names: list[Name] = []
     for piece in clean_space(text).rstrip(".").split(", "):
-        family, _, initials = piece.strip().rpartition(" ")
-        if family and _INITIALS.match(initials):
-            names.append(Name(family=family, given=initials))
+        words = piece.split()
+        suffix = words.pop() if len(words) > 2 and _SUFFIX.match(words[-1]) else None
+        if len(words) >= 2 and _INITIALS.match(words[-1]):
+            names.append(Name(family=" ".join(words[:-1]), given=words[-1], suffix=suffix))
         elif piece.strip():
             names.append(Name(literal=piece.strip()))
     return tuple(names)
