@@ -26,7 +26,7 @@ from pybtex.backends import plaintext as plaintext_backend
 from bibconv.latex.allow import braces_balanced, tex_allowed
 from bibconv.latex.encoder import encode
 
-__all__ = ["BACKENDS", "rich_to_pybtex", "unshield"]
+__all__ = ["BACKENDS", "LINKED_SCHEMES", "linkable", "rich_to_pybtex", "unshield"]
 
 _SHIFT = 0xF0000
 _SPECIAL = "\\{}$~%&#_^'`\""
@@ -176,8 +176,8 @@ class MarkdownBackend(_Restoring, markdown_backend.Backend):  # type: ignore[mis
     }
 
     def format_href(self, url: str, text: str, external: bool = False) -> str:
-        if not text:
-            return ""
+        if not text or not linkable(_url(url)):
+            return text
         return f"[{text}](<{_url(url).replace('<', '%3C').replace('>', '%3E')}>)"
 
 
@@ -196,8 +196,8 @@ class HtmlBackend(_Restoring, html_backend.Backend):  # type: ignore[misc]
         return text
 
     def format_href(self, url: str, text: str, external: bool = False) -> str:
-        if not text:
-            return ""
+        if not text or not linkable(_url(url)):
+            return text
         target = ' target="_blank"' if external else ""
         return f'<a href="{html.escape(_url(url), quote=True)}"{target}>{text}</a>'
 
@@ -240,6 +240,8 @@ class LatexBackend(_Restoring, latex_backend.Backend):  # type: ignore[misc]
         )
 
     def format_href(self, url: str, text: str, external: bool = False) -> str:
+        if not linkable(_url(url)):
+            return text
         return super().format_href(_tex_url(_url(url)), text, external)  # type: ignore[no-any-return]
 
     def write_prologue(self) -> None:
@@ -259,6 +261,19 @@ def _tex_url(url: str) -> str:
 
 def _url(url: Any) -> str:
     return unshield(str(url))
+
+
+# What a browser ignores before and inside a URL's scheme (WHATWG URL: C0 controls and space, tab, newline).
+_SCHEME_NOISE_RE = re.compile(r"[\x00-\x20\x7f]+")
+_SCHEME_RE = re.compile(r"([a-z][a-z0-9+.-]*):")
+LINKED_SCHEMES = frozenset({"http", "https", "doi", "mailto"})
+
+
+def linkable(url: str) -> bool:
+    """Whether ``url`` may be a link: its scheme is http, https, doi or mailto (``javascript:``,
+    ``data:``, ``file:`` and URLs without a scheme are written as text)."""
+    found = _SCHEME_RE.match(_SCHEME_NOISE_RE.sub("", url[:64]).lower())
+    return found is not None and found[1] in LINKED_SCHEMES
 
 
 BACKENDS: dict[str, type[Any]] = {
