@@ -166,7 +166,8 @@ class KeyAssigner:
 
     Existing ids are kept; a repeated id is reported through ``warn`` and made unique by suffix.
     Generated keys take the first free of ``key``, ``keya``, ``keyb`` … ``keyz``, ``keyaa`` (Better
-    BibTeX's style). Only the set of used keys is kept in memory.
+    BibTeX's style); the search for a free suffix goes on from where the last one for that key ended,
+so many equal keys take linear time. Only the used keys (and a number per repeated key) are kept.
     """
 
     def __init__(self, pattern: str = "authyeartitle", *, warn: Callable[[str], None] | None = None) -> None:
@@ -175,13 +176,15 @@ class KeyAssigner:
         self.pattern = pattern
         self.warn = warn
         self._used: set[str] = set()
+        self._next: dict[str, int] = {}  # for a repeated base: no suffix before this one is free
 
     def _unique(self, base: str) -> str:
         if base not in self._used:
             return base
-        n = 0
+        n = self._next.get(base, 0)
         while base + _suffix(n) in self._used:
             n += 1
+        self._next[base] = n + 1
         return base + _suffix(n)
 
     def assign(self, record: Record) -> Record:
