@@ -150,6 +150,39 @@ def test_publisher_meta_tags() -> None:
     assert (nber.type, nber.fields["number"]) == ("report", "w29971")
 
 
+_BRACED_ABSTRACT = "We count the set {x : f(x) > 0} with {BERT-large}; code like if (x) { return y; } stays."
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        '<html><head><meta name="citation_title" content="Counting sets with models">'
+        '<meta name="citation_author" content="Lee, Ann"><meta name="citation_publication_date" '
+        f'content="2020/01/02"><meta name="citation_abstract" content="{_BRACED_ABSTRACT}"></head></html>',
+        "<html><body><ul>"
+        + "".join(
+            f'<li><h3><a href="/p{i}">Counting sets with models, part {i}</a></h3><p class="authors">'
+            f'Ann Lee, Bo Chen</p><p class="abstract">{_BRACED_ABSTRACT}</p></li>'
+            for i in (1, 2)
+        )
+        + "</ul></body></html>",
+    ],
+    ids=["meta-tags", "listing"],
+)
+def test_braces_in_an_abstract_are_kept(page: str) -> None:
+    """A page's braces are its own characters, not TeX groups: the abstract keeps them."""
+    records = bibconv.read(page.encode(), "html")
+    assert records[0].fields["abstract"] == _BRACED_ABSTRACT.replace(">", "&gt;")
+    bib = bibconv.convert(page, "bibtex", from_="html")
+    assert r"\{x : f(x) > 0\} with \{BERT-large\}" in bib
+
+
+def test_braces_beside_tex_are_tex() -> None:
+    """Braces in text that reads as TeX (``1029 {-}1052`` on ProjectEuclid) still group TeX."""
+    (euclid,), _ = _read(need("html/other/papis_ProjectEuclid_1391109086.html"))
+    assert "1029 -1052" in euclid.fields["abstract"]
+
+
 def test_coins_spans() -> None:
     (article,), _ = _read(need("html/other/zotero_journalArticle-single_coins.html"))
     assert article.fields["DOI"] == "10.2307/3523084"

@@ -38,6 +38,8 @@ __all__ = [
 
 _MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
 _TEX_OUTSIDE_MATH = re.compile(r"\\(?:[A-Za-z]+|['`^\"~=.%&$#_{}])|[{}]")
+_TEX_COMMAND = re.compile(r"\\(?:[A-Za-z]+|['`^\"~=.%&$#_{}])")
+_TEX_BESIDE_BRACES = re.compile(r"\\|\{[^{}\s]\}|--|``|''")
 _TRUNCATED = re.compile(r"(?:…|\.\.\.)\s*$")
 _BYLINE_SEPARATORS = " \t·•|—–-,;:("
 _YEAR_ONLY = re.compile(r"^(?P<before>.*?)[\s(\[·•|—–,-]*\b(?P<year>1[5-9]\d\d|2\d\d\d)\b[\s)\].]*$")
@@ -64,12 +66,24 @@ def _has_tex(text: str) -> bool:
     return _TEX_OUTSIDE_MATH.search(_MATH.sub("", text)) is not None
 
 
+def _reads_as_tex(text: str) -> bool:
+    """Whether text holds TeX outside math: a command, or braces beside other TeX (a backslash,
+    a one-character group such as ``{-}`` or ``{à}``, TeX's ``--``, ````` or ``''``)."""
+    if "\\" not in text and "{" not in text and "}" not in text:
+        return False
+    outside = _MATH.sub("", text)
+    if _TEX_COMMAND.search(outside):
+        return True
+    return ("{" in outside or "}" in outside) and _TEX_BESIDE_BRACES.search(outside) is not None
+
+
 def rich_text(text: str) -> str:
-    """Plain listing text → record rich text (TeX decoded where the text holds TeX)."""
+    """Plain listing text → record rich text, TeX decoded where the text reads as TeX. Braces
+    alone are the page's own characters (``the set {1, 2}``, ``{ return x; }``) and are kept."""
     from bibconv import latex
 
     text = clean_space(text)
-    return latex.decode(text) if _has_tex(text) else latex.escape_markup(text)
+    return latex.decode(text) if _reads_as_tex(text) else latex.escape_markup(text)
 
 
 def plain_name(text: str) -> str:
