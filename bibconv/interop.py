@@ -312,8 +312,7 @@ def _context(strict: bool, diagnostics: list[Diagnostic] | None) -> _ItemContext
 
 def _records(items: list[_Item], after: list[str], ctx: _ItemContext) -> Iterator[Record]:
     """Build the records as the BibTeX reader does, ``crossref``/``xdata`` inherited."""
-    from bibconv.formats.bibtex import Entries, build_record
-    from bibconv.formats.bibtex.table import TEX_KEPT
+    from bibconv.formats.bibtex import TEX_KEPT, Entries, build_record
 
     wanted = {
         ref.strip().lower()

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MONTH_MACROS",
     "RAW_TYPE_RE",
+    "TEX_KEPT",
     "BiblatexReader",
     "BiblatexWriter",
     "BibtexReader",

@@ -22,6 +22,7 @@ from bibconv import csl, facts, latex
 from bibconv.arxiv import ARXIV_ID, parse_arxiv_id, without_implied
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.names import split_bibtex_names
+from bibconv.languages import to_bcp47
 from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.registry import ReadContext
 
@@ -347,6 +348,8 @@ def _value(kind: str, raw: str) -> str:
         return plain(raw)
     if kind == "title":
         return unprotect(decode(raw))
+    if kind == "language":
+        return to_bcp47(plain(raw)) or plain(raw)
     if kind == "paragraphs" and "\\par" in raw:
         return "\n".join(p for p in map(decode, _paragraphs(raw)) if p)
     return decode(raw)

@@ -21,6 +21,7 @@ from bibconv.arxiv import parse_arxiv_id
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.fields import unprotect
 from bibconv.formats.bibtex.write import entry_type_for, read_type
+from bibconv.languages import babel_name, to_bcp47
 from bibconv.model import Date, Name, Record
 from bibconv.projection import arxiv_kept, edtf, names_kept, squash
 
@@ -79,7 +80,9 @@ def _fields(record: Record, dialect: str, entry: str) -> dict[str, str]:
     for var, value in record.fields.items():
         row = None if var in m.NUMBER_VARIABLES else rows.get(var)
         kind = row.kind if row is not None else m.own_kind(var)
-        if kind == "verbatim":
+        if var == "language" and babel_name(value):  # written as babel's name in langid
+            fields[var] = to_bcp47(babel_name(value) or "") or value
+        elif kind == "verbatim":
             fields[var] = value.strip()
         elif kind == "plain":
             fields[var] = squash(value)

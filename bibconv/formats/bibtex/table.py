@@ -70,13 +70,14 @@ __all__ = [
     "writes_for",
 ]
 
-Kind = Literal["rich", "plain", "verbatim", "title", "paragraphs", "pages", "names", "date"]
+Kind = Literal["rich", "plain", "verbatim", "title", "paragraphs", "pages", "names", "date", "language"]
 """How a value is read and written.
 
 ``rich``: TeX ⇄ rich text. ``plain``: TeX ⇄ plain text (no markup; ``&`` stays ``&``). ``verbatim``:
 an identifier, written as it is (``\\url{}`` and ``\\_`` undone on reading). ``title``: rich text whose
 words are brace-protected against case changes. ``paragraphs``: rich text whose line breaks are
 ``\\par``. ``pages``: rich text with ``--`` for a lone en dash. ``names``: a name list. ``date``: EDTF.
+``language``: a babel language name (``french``) ⇄ a BCP 47 tag (``fr``), see :mod:`bibconv.languages`.
 """
 
 NOWHERE: frozenset[str] = frozenset()
@@ -97,6 +98,13 @@ class Row:
     entries: frozenset[str] | None = None
     accepts: Callable[[str], bool] | None = None
     """A test of the raw value: a row that refuses its value does not read it (the field is kept)."""
+
+
+def _is_language(raw: str) -> bool:
+    """A ``langid`` that names a language (a babel name or a tag)."""
+    from bibconv.languages import to_bcp47
+
+    return to_bcp47(raw) is not None
 
 
 def _is_url(raw: str) -> bool:
@@ -150,6 +158,8 @@ ROWS: tuple[Row, ...] = (
     Row("note", "note", "paragraphs"),
     Row("annote", "annote", writes=BIBTEX),
     Row("annotation", "annote", writes=BIBLATEX),
+    # biblatex's langid (babel's name of the language) wins over language (words printed as written)
+    Row("langid", "language", "language", writes=NOWHERE, accepts=_is_language),
     Row("language", "language", "plain"),
     Row("library", "call-number", "plain"),
     Row("type", "genre"),
@@ -345,5 +355,5 @@ FIELD_ORDER: tuple[str, ...] = _words(
     "organization publisher address location venue year month day date eventdate origdate urldate "
     "eprint archiveprefix primaryclass eprinttype eprintclass arxivversion arxivcategories arxivsubmitted "
     "arxivupdated arxivcomment arxivjournalref pubstate doi isbn issn pmid pmcid url "
-    "language keywords abstract note"
+    "langid language keywords abstract note"
 )

@@ -55,6 +55,7 @@ from bibconv.formats.bibtex.commands import SORT_HINTS
 from bibconv.formats.bibtex.faithful import as_read
 from bibconv.formats.bibtex.fields import PREPRINT_TYPES
 from bibconv.formats.bibtex.safety import NEWLINES_RE, blocks, braces_ok, defined_by_blocks, protect, safe
+from bibconv.languages import babel_name
 from bibconv.latex.allow import disallowed, tex_allowed
 from bibconv.latex.case import PROTECT_MODES
 from bibconv.model import Date, Name, Record
@@ -452,6 +453,9 @@ class _EntryWriter:
             self.where = var
             if var == "genre" and self.extended and fields[var] in _GENRE_KEYS:
                 self.put_raw("type", _GENRE_KEYS[fields[var]])
+                continue
+            if var == "language" and babel_name(fields[var]):  # a tag: babel's name in langid
+                self.put_raw("langid", babel_name(fields[var]) or "")
                 continue
             self.put_variable(var, fields[var], rows, reads_as)
         self.where = None

@@ -324,6 +324,7 @@ class Entry:
     def to_record(self, origin: SourceSpan | None) -> Record:
         """The canonical record; a cut abstract is kept as shown and noted (:mod:`bibconv.facts`)."""
         from bibconv.arxiv import as_published, without_implied
+        from bibconv.languages import to_bcp47
 
         fields: dict[str, str] = dict(self.fields)
         title = self.title if self.title_is_rich else rich_text(self.title)
@@ -338,6 +339,10 @@ class Entry:
         authors = tuple(n for n in self.authors if n.literal != "others")  # "et al." is said in a note
         if self.more_authors or len(authors) < len(self.authors):
             facts.add(extra, MORE_AUTHORS_NOTE)
+        if (
+            "language" in fields
+        ):  # a page's language code in BCP 47 form (``eng``, ``en_US``: ``en``, ``en-US``)
+            fields["language"] = to_bcp47(fields["language"]) or fields["language"]
         if self.url:
             fields.setdefault("URL", self.url)
         if self.doi:
