@@ -218,6 +218,8 @@ def search_date(
     >>> date.parts, "J. Chen, Z. Li · 20 avril 2026"[start:end]
     (((2026, 4, 20),), '20 avril 2026')
     """
+    if not _FOUR_DIGITS.search(text):  # no year to search around
+        return None
     tokens = list(_SEARCH_TOKEN.finditer(text))
     stops: dict[int, int] | None = {} if unicodedata.is_normalized("NFC", text) else None
     for index, token in enumerate(tokens):
@@ -254,6 +256,7 @@ def search_date(
 _NOT_WRITTEN, _NO_DATE = 1, 2
 _NUMBER_SUFFIXES = frozenset({"st", "nd", "rd", "th", "er", "e", "ème", "º", "ª"})
 _CJK_DATE_CHARS = frozenset("年년月월日일요")
+_FOUR_DIGITS = re.compile(r"\d{4}")
 _ISO_WITH_TIME = re.compile(r"\d{4}(?:-\d{2}){0,2}T")
 
 

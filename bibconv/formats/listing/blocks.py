@@ -30,6 +30,7 @@ from bibconv.formats.listing.common import (
     parse_byline,
 )
 from bibconv.formats.listing.dom import absolute, line_links, lines_of, remembered, rich_of, text_of
+from bibconv.formats.listing.memo import one_item
 from bibconv.model import Arxiv, Date
 
 __all__ = ["TITLE_CUT_NOTE", "Hints", "block_entry", "classes", "title_node"]
@@ -172,6 +173,11 @@ def _as_citation(block: Any, title: Any | None, how: str, hints: Hints) -> Entry
 
 def block_entry(block: Any, hints: Hints, columns: dict[int, str] | None = None) -> Entry | None:
     """Read one block of a listing; ``None`` when it has no title."""
+    with one_item():
+        return _block_entry(block, hints, columns)
+
+
+def _block_entry(block: Any, hints: Hints, columns: dict[int, str] | None) -> Entry | None:
     cells = block.css("td, th") if block.tag == "tr" else []
     by_role = {role: cells[i] for i, role in (columns or {}).items() if i < len(cells)}
     node, how = (by_role["title"], "column") if "title" in by_role else title_node(block)

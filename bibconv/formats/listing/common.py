@@ -19,6 +19,7 @@ from typing import Any
 from bibconv import facts
 from bibconv.dates import parse_date, search_date
 from bibconv.facts import MORE_AUTHORS_NOTE, TRUNCATED_NOTE
+from bibconv.formats.listing.memo import per_item
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
 
 __all__ = [
@@ -42,6 +43,7 @@ _TEX_COMMAND = re.compile(r"\\(?:[A-Za-z]+|['`^\"~=.%&$#_{}])")
 _TEX_BESIDE_BRACES = re.compile(r"\\|\{[^{}\s]\}|--|``|''")
 _TRUNCATED = re.compile(r"(?:…|\.\.\.)\s*$")
 _BYLINE_SEPARATORS = " \t·•|—–-,;:("
+_FOUR_DIGITS = re.compile(r"\d{4}")
 _YEAR_ONLY = re.compile(r"^(?P<before>.*?)[\s(\[·•|—–,-]*\b(?P<year>1[5-9]\d\d|2\d\d\d)\b[\s)\].]*$")
 _NAME_WORD = re.compile(r"^-?(?:[^\W\d_][\w'’.\-]*|[^\W\d_]\.?)$")
 _LOWER_PARTICLES = frozenset(
@@ -164,6 +166,7 @@ def _family_initials(name: Name) -> Name:
     return name
 
 
+@per_item
 def author_list(text: str) -> tuple[tuple[Name, ...], bool]:
     """The names of an author line, and whether it says more authors exist (``et al.``, ``…``)."""
     cut = _ET_AL.sub("", _ELLIPSIS.sub(",", text))
@@ -172,6 +175,7 @@ def author_list(text: str) -> tuple[tuple[Name, ...], bool]:
     return names, more
 
 
+@per_item
 def authors_from_text(text: str) -> tuple[Name, ...]:
     """``Jiesong Chen, Pau Rodr\\'iguez and Lei Li`` → names in order, TeX decoded.
 
@@ -232,6 +236,7 @@ def _has_digit(text: str) -> bool:
     return not text.isascii() and any(map(str.isdigit, text))
 
 
+@per_item
 def looks_like_names(text: str) -> bool:
     """Whether ``text`` reads as an author list: short capitalised names, commas, ``and``."""
     text = _without_affiliations(_LABELS.sub("", plain_name(text)).strip(" ,;"))
@@ -272,6 +277,7 @@ class Byline:
     date: Date | None
 
 
+@per_item
 def parse_byline(text: str, lang: str | None = None, day_first: bool | None = None) -> Byline | None:
     """Read ``authors · date``, ``authors — date``, ``authors (date)``, a lone date or a lone author list.
 
@@ -284,10 +290,11 @@ def parse_byline(text: str, lang: str | None = None, day_first: bool | None = No
         return None
     before: str | None = None
     date: Date | None = None
-    found = search_date(text, lang, day_first=day_first)
+    year_like = _FOUR_DIGITS.search(text) is not None  # what a found date and _YEAR_ONLY both need
+    found = search_date(text, lang, day_first=day_first) if year_like else None
     if found is not None and not text[found[2] :].strip(" .)]"):
         date, before = found[0], text[: found[1]]
-    elif match := _YEAR_ONLY.match(text):
+    elif year_like and (match := _YEAR_ONLY.match(text)):
         prefix = match.group("before")
         if match.start("year") > match.end("before") or not prefix:
             date, before = Date(parts=((int(match.group("year")),),)), prefix

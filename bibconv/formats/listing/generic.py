@@ -27,6 +27,7 @@ from bibconv.formats.listing.blocks import Hints, block_entry, classes, title_no
 from bibconv.formats.listing.citation import parse_citation
 from bibconv.formats.listing.common import Entry, clean_space, looks_like_names, parse_byline
 from bibconv.formats.listing.dom import absolute, line_links, parse, remembered, remembered_texts, text_of
+from bibconv.formats.listing.memo import one_item
 from bibconv.model import Arxiv, Date
 
 __all__ = ["Hints", "block_entry", "listing_entries", "remove_chrome"]
@@ -42,6 +43,7 @@ _AD_WORDS = frozenset(
 )  # fmt: skip
 _ITEM_TAGS = frozenset({"article", "li", "div", "tr", "section", "dt", "dd", "p", "tbody", "blockquote"})
 _ZEBRA = frozenset({"odd", "even", "alt", "active", "first", "last", "selected", "new", "highlight"})
+_DIGITS = re.compile(r"\d+")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _YEAR_HEADING = re.compile(r"^\W*((?:1[5-9]|20)\d\d)\W*$")
 _LINK_LINE = re.compile(r"^\W*(?:arxiv:\s*\S+|doi:\s*\S+|https?://\S+|10\.\d{4,9}/\S+)\W*$", re.IGNORECASE)
@@ -71,7 +73,11 @@ def remove_chrome(tree: Any) -> None:
 
 
 def _signature(node: Any) -> tuple[str, frozenset[str]]:
-    names = frozenset(re.sub(r"\d+", "", c) for c in classes(node) if c.lower() not in _ZEBRA)
+    return remembered(node, _kind_signature)
+
+
+def _kind_signature(node: Any) -> tuple[str, frozenset[str]]:
+    names = frozenset(_DIGITS.sub("", c) for c in classes(node) if c.lower() not in _ZEBRA)
     return node.tag, names if node.tag != "tr" else frozenset()
 
 
@@ -108,6 +114,11 @@ def _paper_like(node: Any) -> bool:
 
 
 def _looks_like_paper(node: Any) -> bool:
+    with one_item():
+        return _reads_as_paper(node)
+
+
+def _reads_as_paper(node: Any) -> bool:
     text = text_of(node)
     if len(text) < 12 or _heading_row(node) or _labels.CHROME.match(text) or _in_page_links_only(node, text):
         return False
@@ -159,6 +170,11 @@ def _row_kind(row: Any) -> str:
 
 
 def _kind_of_row(row: Any) -> str:
+    with one_item():
+        return _classify_row(row)
+
+
+def _classify_row(row: Any) -> str:
     texts = [t for t in (text_of(c) for c in row.css("td, th")) if t and not t.isdigit()]
     if texts and all(looks_like_names(t) for t in texts):
         return "names"
@@ -305,10 +321,15 @@ def _br_entries(root: Any, hints: Hints) -> list[tuple[Entry, str]]:
                 chunks[-1].append((text, links))
             elif chunks[-1]:
                 chunks.append([])
-        entries = [e for e in (_chunk_entry(c, hints) for c in chunks if len(c) >= 2) if e]
+        entries = [e for e in (_one_chunk_entry(c, hints) for c in chunks if len(c) >= 2) if e]
         if len(entries) >= 2 and len(entries) > len(best):
             best = [(e, Locator()(Item(e, node, f"paragraph {i}"))) for i, e in enumerate(entries, 1)]
     return best
+
+
+def _one_chunk_entry(chunk: list[tuple[str, list[str]]], hints: Hints) -> Entry | None:
+    with one_item():
+        return _chunk_entry(chunk, hints)
 
 
 def _chunk_entry(chunk: list[tuple[str, list[str]]], hints: Hints) -> Entry | None:
