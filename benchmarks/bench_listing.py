@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 import bibconv  # noqa: E402
 
 SHARED = Path(os.environ.get("BIBCONV_SHARED") or ROOT.parent / "shared") / "corpus"
-OWN = ROOT / "fixtures" / "html"
+OWN = ROOT / "fixtures" / "html" / "read"
 # name → (page, text just before the first paper, text just after the last paper)
 PAGES = {
     "dblp person page": (

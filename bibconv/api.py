@@ -461,7 +461,7 @@ def convert_files(
     Options go to the writer (``ascii=True``, ``key_format="authyear"``…), ``read_options`` to
     the reader; ``after_input`` is called after each input.
 
-    >>> text = convert_files(["fixtures/bibtex/bibconv_arxiv_spellings.bib"], "ris", jobs=2)
+    >>> text = convert_files(["fixtures/bibtex/read/bibconv_arxiv_spellings.bib"], "ris", jobs=2)
     >>> text.count("ER  - "), text.splitlines()[0]
     (15, 'TY  - UNPB')
     """

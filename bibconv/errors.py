@@ -145,7 +145,8 @@ class Diagnostic:
 
     >>> import bibconv
     >>> diagnostics: list[bibconv.Diagnostic] = []
-    >>> records = bibconv.read("fixtures/bibtex/bibconv_broken.bib", strict=False, diagnostics=diagnostics)
+    >>> broken = "fixtures/bibtex/invalid/bibconv_broken.bib"
+    >>> records = bibconv.read(broken, strict=False, diagnostics=diagnostics)
     >>> [(d.severity, d.span.line, d.record_id) for d in diagnostics]
     [('error', 3, 'broken1'), ('error', 5, 'broken2')]
     """

@@ -19,7 +19,7 @@ blocks and one preamble for the whole file, so records → pybtex → records gi
 the first record and drops comments; bibtexparser keeps everything the BibTeX text does.
 
 >>> import bibconv
->>> records = bibconv.read("fixtures/bibtex/bibconv_arxiv_spellings.bib")
+>>> records = bibconv.read("fixtures/bibtex/read/bibconv_arxiv_spellings.bib")
 >>> data = bibconv.to_pybtex(records)
 >>> data.entries["vaswani2023attentionneed"].persons["author"][0].last_names
 ['Vaswani']
@@ -83,7 +83,7 @@ def to_bibtexparser(
     names are in a form these libraries parse.
 
     >>> import bibconv
-    >>> library = bibconv.to_bibtexparser(bibconv.read("fixtures/text/own/numbered_en.txt"))
+    >>> library = bibconv.to_bibtexparser(bibconv.read("fixtures/text/read/numbered_en.txt"))
     >>> entry = library.entries[0]
     >>> entry.key, entry["author"].split(" and ")[1], entry["month"]
     ('rodriguez2026speculative', 'Peña, José María', 'apr')
@@ -105,7 +105,7 @@ def to_pybtex(
     letter case (pybtex compares keys without case) get a suffix, with a warning in ``diagnostics``.
 
     >>> import bibconv
-    >>> data = bibconv.to_pybtex(bibconv.read("fixtures/text/own/numbered_en.txt"))
+    >>> data = bibconv.to_pybtex(bibconv.read("fixtures/text/read/numbered_en.txt"))
     >>> person = data.entries["dubois2026study"].persons["author"][0]
     >>> person.first_names, person.last_names
     (['Françoise'], ['Dubois'])
@@ -204,7 +204,7 @@ def from_bibtexparser(
     the next record, as the reader keeps them.
 
     >>> import bibtexparser
-    >>> library = bibtexparser.parse_file("fixtures/bibtex/bibconv_arxiv_spellings.bib")
+    >>> library = bibtexparser.parse_file("fixtures/bibtex/read/bibconv_arxiv_spellings.bib")
     >>> records = from_bibtexparser(library)
     >>> records[8].names["author"][0].family, records[8].fields["container-title"]
     ('Preskill', 'Quantum')

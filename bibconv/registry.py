@@ -177,7 +177,7 @@ def register(cls: T) -> T:
     ...     name, extensions, description = "titles", (".titles",), "one title a line"
     ...     def write(self, records, stream, ctx):
     ...         stream.writelines(f"{r.title}\\n" for r in records)
-    >>> print(bibconv.write(bibconv.read("fixtures/text/own/numbered_en.txt")[:2], "titles"), end="")
+    >>> print(bibconv.write(bibconv.read("fixtures/text/read/numbered_en.txt")[:2], "titles"), end="")
     Speculative Decoding with Tree Drafts
     A Study of $k$-sparse Attention
     >>> _ = bibconv.registry._REGISTRY.pop("titles")  # unregistered again

@@ -26,6 +26,12 @@ def check_golden(path: Path, actual: str, update: bool) -> None:
     assert actual == expected, f"output differs from golden {path.relative_to(FIXTURES.parent)}"
 
 
+KINDS = ("read", "write", "invalid")
+"""fixtures/<format>/<kind>/: what reading an input gives (records as CSL-JSON, warnings), what the writers
+make of it, and inputs that are errors with the errors they give (see fixtures/README.md)."""
+GOLDEN_SUFFIXES = (".csl.json", ".warnings.txt", ".errors.txt")
+"""Endings of the goldens kept beside the inputs in read/ and invalid/."""
+
 SHARED_FOLDERS = {
     "atom": ("corpus", "atom-api"),
     "bibtex": ("corpus", "bibtex"),
@@ -37,9 +43,37 @@ SHARED_FOLDERS = {
     "html/arxiv-list": ("corpus", "html-arxiv-list"),
     "html/arxiv-search": ("corpus", "html-arxiv-search"),
     "html/other": ("corpus", "html-other"),
+    "html/wild": ("corpus", "html-wild"),
     "text": (),
 }
-"""Folder of fixtures/ → the shared folder holding the real-world inputs its goldens are for."""
+"""A format's folder in fixtures/ (with the group below its kind: "html/other" is fixtures/html/read/other/)
+→ the shared folder holding the real-world inputs its goldens are for."""
+NAMED_BY_TESTS = frozenset({"html/wild"})
+"""Shared folders whose pages the tests name one by one with what each holds
+(tests/formats/listing/test_sites.py and test_pages.py), left out of :func:`shared_samples_below`."""
+
+
+def fixtures_folder(folder: str, kind: str) -> Path:
+    """fixtures/<format>/<kind>/[<group>/] for the folder "<format>[/<group>]" ("html/other")."""
+    fmt, _, group = folder.partition("/")
+    return FIXTURES / fmt / kind / group if group else FIXTURES / fmt / kind
+
+
+def is_golden(path: Path) -> bool:
+    """Whether a file of read/ or invalid/ is a golden rather than an input: its name is an input's
+    name (which has an extension) and a golden ending: ``x.bib.csl.json``, not ``x.csl.json``."""
+    suffix = next((s for s in GOLDEN_SUFFIXES if path.name.endswith(s)), None)
+    return suffix is not None and "." in path.name.removesuffix(suffix)
+
+
+def own_inputs(folder: str) -> list[Path]:
+    """bibconv's own inputs of ``folder``: the files of its read/ and invalid/ that are not goldens."""
+    found = []
+    for kind in ("read", "invalid"):
+        where = fixtures_folder(folder, kind)
+        if where.is_dir():
+            found += [p for p in where.iterdir() if p.is_file() and not is_golden(p)]
+    return sorted(found)
 
 
 def shared_folder(folder: str) -> Path:
@@ -48,13 +82,14 @@ def shared_folder(folder: str) -> Path:
 
 
 def sample(relative: str) -> Path:
-    """The input ``folder/name`` ("bibtex/xampl.bib"): bibconv's own file in fixtures/ when there is
-    one, else the real-world sample of that name in the shared folder (which may be absent: a test
-    given such a path as a parameter is skipped then, see conftest.py)."""
-    own = FIXTURES / relative
-    if own.exists():
-        return own
+    """The input ``folder/name`` ("bibtex/xampl.bib"): bibconv's own file in the folder's read/ or
+    invalid/ when there is one, else the real-world sample of that name in the shared folder (which may
+    be absent: a test given such a path as a parameter is skipped then, see conftest.py)."""
     folder, _, name = relative.rpartition("/")
+    for kind in ("read", "invalid"):
+        own = fixtures_folder(folder, kind) / name
+        if own.exists():
+            return own
     return shared_folder(folder) / name
 
 
@@ -67,10 +102,17 @@ def need(relative: str) -> Path:
 
 
 def samples(folder: str, *suffixes: str) -> list[Path]:
-    """bibconv's own inputs in fixtures/``folder`` and the real-world ones of the shared folder
-    (:func:`shared_samples`), sorted by name, whose names end with one of ``suffixes``."""
-    own = [p for p in (FIXTURES / folder).iterdir() if p.is_file() and p.name.endswith(suffixes)]
+    """bibconv's own inputs of ``folder`` (:func:`own_inputs`) and the real-world ones of the shared
+    folder (:func:`shared_samples`), sorted by name, whose names end with one of ``suffixes``."""
+    own = [p for p in own_inputs(folder) if p.name.endswith(suffixes)]
     return sorted(own + shared_samples(folder, *suffixes), key=lambda p: p.name)
+
+
+def written(folder: str, *suffixes: str) -> list[Path]:
+    """bibconv's goldens in fixtures/``folder``/write/ whose names end with one of ``suffixes``: what
+    the writers made of its inputs, good inputs in their turn."""
+    where = fixtures_folder(folder, "write")
+    return sorted(p for p in where.iterdir() if p.is_file() and p.name.endswith(suffixes))
 
 
 def shared_samples(folder: str, *suffixes: str) -> list[Path]:
@@ -84,11 +126,12 @@ def shared_samples(folder: str, *suffixes: str) -> list[Path]:
 
 
 def shared_samples_below(folder: str, *suffixes: str) -> list[Path]:
-    """:func:`shared_samples` of ``folder`` and of the fixtures folders below it ("html": html/other…)."""
+    """:func:`shared_samples` of ``folder`` and of its groups ("html": html/other…), but for the
+    folders the tests name page by page (:data:`NAMED_BY_TESTS`)."""
     return [
         path
         for name in SHARED_FOLDERS
-        if name == folder or name.startswith(f"{folder}/")
+        if (name == folder or name.startswith(f"{folder}/")) and name not in NAMED_BY_TESTS
         for path in sorted(shared_samples(name, *suffixes))
     ]
 
@@ -98,17 +141,37 @@ def is_shared(path: Path) -> bool:
     return path.is_relative_to(shared_location())
 
 
-def golden_base(path: Path) -> Path:
-    """Where bibconv's own files for the input ``path`` are named after it: ``path`` itself for an input
-    in fixtures/, the same name in the fixtures folder its goldens are in for a shared sample."""
+def folder_of(path: Path) -> str:
+    """The fixtures folder ("bibtex", "html/other") of an input: bibconv's own, or a shared sample."""
     if not is_shared(path):
-        return path
+        fmt, _kind, *group = path.relative_to(FIXTURES).parts[:-1]
+        return "/".join((fmt, *group))
     for folder in SHARED_FOLDERS:
-        if shared_folder(folder) == path.parent:
-            return FIXTURES / folder / path.name
-        if shared_folder(folder) == path:  # the stand-in of an absent shared folder
-            return FIXTURES / folder
+        if shared_folder(folder) in (path.parent, path):  # path itself: the stand-in of an absent folder
+            return folder
     raise ValueError(f"{path} is in no shared folder fixtures/ keeps goldens for")
+
+
+def golden(path: Path, kind: str, suffix: str) -> Path:
+    """bibconv's file of ``kind`` for the input ``path``, named after it:
+    fixtures/<format>/<kind>/[<group>/]<input name><suffix> ("bibtex/read/xampl.bib.csl.json")."""
+    return fixtures_folder(folder_of(path), kind) / (path.name + suffix)
+
+
+def input_kind(path: Path) -> str:
+    """Where the reading goldens of an input are: invalid/ for an own input that is an error, else read/."""
+    return "invalid" if not is_shared(path) and path.parent.name == "invalid" else "read"
+
+
+def cases(folder: str, kind: str, suffix: str) -> list[Path]:
+    """The inputs of ``folder`` with a golden of ``kind`` ending in ``suffix``, found from the goldens
+    (``bibtex/write/xampl.bib.bib`` makes ``xampl.bib`` a case of ("bibtex", "write", ".bib")), and for
+    reading every input of bibconv's own in read/, so that a new one without its golden fails."""
+    where = fixtures_folder(folder, kind)
+    names = {p.name.removesuffix(suffix) for p in where.iterdir() if p.name.endswith(suffix)}
+    if kind == "read":
+        names |= {p.name for p in own_inputs(folder) if p.parent == where}
+    return [sample(f"{folder}/{name}") for name in sorted(names) if "." in name]
 
 
 @functools.cache

@@ -21,7 +21,7 @@ from tests.tools import require_shared, require_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 IEEE = ROOT / "fixtures" / "styles" / "ieee.csl"
-README_EXAMPLE = ROOT / "fixtures" / "text" / "own" / "numbered_en.txt"
+README_EXAMPLE = ROOT / "fixtures" / "text" / "read" / "numbered_en.txt"
 
 SHARED_INPUTS = [
     ("corpus", "bibtex", "bbt_import_Better_BibTeX.006.bib"),

@@ -12,7 +12,7 @@ import pytest
 from bibconv.cli.options import KEY_FORMATS
 from bibconv.keys import KEY_FORMATS as KEYS_KEY_FORMATS
 
-NUMBERED = "fixtures/text/own/numbered_en.txt"
+NUMBERED = "fixtures/text/read/numbered_en.txt"
 
 
 def bibconv(*args: str) -> subprocess.CompletedProcess[str]:

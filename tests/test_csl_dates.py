@@ -12,7 +12,7 @@ import pytest
 import bibconv
 from bibconv.errors import Diagnostic
 from bibconv.model import Date, Record
-from tests.golden import check_golden, golden_base, sample
+from tests.golden import check_golden, golden, sample
 
 SEASONS_FILE = "bbt_export_Season_ranges_should_be_exported_as_pseudo-months_13-16_or_21-24_860.csl.json"
 WRITERS = {"bibtex": ".bib", "biblatex": ".biblatex", "ris": ".ris", "csljson": ".csl.json"}
@@ -154,9 +154,7 @@ def test_better_bibtex_season_ranges_convert(target: str, update_golden: bool) -
     out = bibconv.write(records, target, diagnostics=diagnostics)
     assert out is not None
     assert [d.message for d in diagnostics] == SEASON_WARNINGS[target]
-    case = SEASONS_FILE.removesuffix(".csl.json")
-    golden = golden_base(SEASONS).with_name(f"{case}.golden{WRITERS[target]}")
-    check_golden(golden, out, update_golden)
+    check_golden(golden(SEASONS, "write", WRITERS[target]), out, update_golden)
 
 
 @pytest.mark.shared

@@ -8,7 +8,7 @@ import pytest
 
 import bibconv
 from bibconv.errors import FormatError
-from tests.golden import FIXTURES, is_shared, shared_samples_below
+from tests.golden import FIXTURES, is_golden, is_shared, shared_samples_below
 from tests.tools import shared_location
 
 # fixture directory -> (format its inputs are in, extensions of its inputs)
@@ -28,13 +28,15 @@ NOT_A_FORMAT = {"not_a_listing.txt"}  # on purpose: nothing bibliographic in it
 def inputs() -> list[tuple[str, Path]]:
     found = []
     for directory, (fmt, extensions) in INPUT_DIRS.items():
-        own = [path for path in sorted((FIXTURES / directory).rglob("*")) if path.suffix in extensions]
+        own = [
+            path
+            for kind in ("read", "invalid")
+            for path in sorted((FIXTURES / directory / kind).rglob("*"))
+            if path.suffix in extensions and not is_golden(path)
+        ]
         for path in own + shared_samples_below(directory, *extensions):
-            if ".golden." in path.name or path.name in NOT_A_FORMAT:
-                continue
-            if directory != "csljson" and path.name.endswith(".csl.json"):
-                continue  # expected records beside an input
-            found.append((fmt, path))
+            if path.name not in NOT_A_FORMAT:
+                found.append((fmt, path))
     return found
 
 
@@ -60,6 +62,6 @@ def test_detected_by_name_and_by_content(fmt: str, path: Path) -> None:
 
 
 def test_text_that_is_no_listing_asks_for_from() -> None:
-    path = FIXTURES / "text" / "own" / "not_a_listing.txt"
+    path = FIXTURES / "text" / "invalid" / "not_a_listing.txt"
     with pytest.raises(FormatError, match="pass --from FORMAT"):
         bibconv.detect(path)

@@ -18,7 +18,7 @@ from bibconv import latex
 from bibconv.cli import main
 from bibconv.formatting import OUTPUTS, STYLES
 from bibconv.model import Name, Record
-from tests.golden import FIXTURES, check_golden, sample
+from tests.golden import check_golden, golden, sample
 
 SEED = sample("text/seed-listing.txt")
 MARKUP = sample("bibtex/bbt_export_markup_small-caps_superscript_italics_301.biblatex")
@@ -39,7 +39,7 @@ _PRIVATE_RE = re.compile("[\U000f0000-\U000fffff]")
 
 
 def _golden(path: Path, style: str, output: str) -> Path:
-    return FIXTURES / "format" / f"{path.name}.{style}.{SUFFIX[output]}"
+    return golden(path, "write", f".{style}.{SUFFIX[output]}")
 
 
 @pytest.mark.parametrize(
@@ -250,7 +250,7 @@ def test_cli_errors() -> None:
     runner = CliRunner()
     assert runner.invoke(main, ["format", str(SEED), "--style", "apa"]).exit_code == 2
     assert runner.invoke(main, ["format", "no-such-file.bib"]).exit_code == 2
-    broken = str(FIXTURES / "bibtex" / "bibconv_broken.bib")
+    broken = str(sample("bibtex/bibconv_broken.bib"))
     result = runner.invoke(main, ["format", broken])
     assert result.exit_code == 1
     assert result.stdout == ""

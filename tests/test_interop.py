@@ -29,8 +29,8 @@ from bibconv.formats.bibtex.table import entry_type
 from bibconv.model import Name, Record
 from tests.golden import FIXTURES, need, sample, samples
 
-BIB = FIXTURES / "bibtex"
-BIB_SAMPLES = [p for p in samples("bibtex", ".bib", ".bibtex", ".biblatex") if ".golden." not in p.name]
+BROKEN = FIXTURES / "bibtex" / "invalid" / "bibconv_broken.bib"
+BIB_SAMPLES = samples("bibtex", ".bib", ".bibtex", ".biblatex")
 OTHER_SAMPLES = [
     sample("text/seed-listing.txt"),
     sample("atom/arxivpy2026_id_list_0808.05394_1707.08567.xml"),
@@ -166,7 +166,7 @@ def test_from_bibtexparser_joins_split_names() -> None:
 
 
 def test_from_bibtexparser_reports_blocks_it_could_not_parse() -> None:
-    library = bibtexparser.parse_file(str(BIB / "bibconv_broken.bib"))
+    library = bibtexparser.parse_file(str(BROKEN))
     with pytest.raises(bibconv.ParseError) as caught:
         bibconv.from_bibtexparser(library)
     assert caught.value.span.line == 3

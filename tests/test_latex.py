@@ -1,8 +1,9 @@
 r"""TeX ↔ Unicode: table-driven decoding, encoding, case protection and real .bib values.
 
-Case origins: ANCHORS §5.1/§5.4 (the libraries' comparison table and the issue trackers cited there:
+Case origins: docs/decisions.md#tex-decoding and docs/decisions.md#names-from-real-data (the libraries'
+comparison and the issue trackers cited there:
 latexcodec#96/#36, pylatexenc#107, biber#76/#65, biblib#5, BibParser.jl#39, latex-decode#10, clld#272,
-bibtexparser#441/#283, pandoc#9616), the issue-3 list, and short strings from the real files of the
+bibtexparser#441/#283, pandoc#9616), and short strings from the real files of the
 shared folder's corpus/bibtex/ (file named in the comment; origins in fixtures/SOURCES.md).
 """
 
@@ -20,7 +21,7 @@ SC = '<span style="font-variant:small-caps;">'
 
 # (TeX, rich text, plain text); plain ``None`` means the same as rich.
 DECODE_CASES: list[tuple[str, str, str | None]] = [
-    # --- acute, in every brace form (issue 3, ANCHORS 5.1) ---
+    # --- acute, in every brace form (docs/decisions.md#tex-decoding) ---
     (r"Rodr\'iguez", "Rodríguez", None),
     (r"Rodr\'{i}guez", "Rodríguez", None),
     (r"Rodr{\'i}guez", "Rodríguez", None),
@@ -29,7 +30,7 @@ DECODE_CASES: list[tuple[str, str, str | None]] = [
     (r"Rodr\'{\i}guez", "Rodríguez", None),
     (r"Rodr{\'\i}guez", "Rodríguez", None),
     (r"Rodr{\'{\i}}guez", "Rodríguez", None),
-    (r"Mart{\'{\i}}n", "Martín", None),  # ANCHORS 5.4
+    (r"Mart{\'{\i}}n", "Martín", None),  # docs/decisions.md#names-from-real-data
     (r"K{\'{a}}ssio", "Kássio", None),  # latex-decode#10
     (r"\'{A}vila", "Ávila", None),  # biber#76: accent at field start
     (r"\'Avila", "Ávila", None),
@@ -80,7 +81,7 @@ DECODE_CASES: list[tuple[str, str, str | None]] = [
     (r"\v{\i}", "ǐ", None),
     (r"\^{\j}", "ĵ", None),
     (r"\'{}", "´", None),
-    (r"\~{}", "~", None),  # ANCHORS 5.1: pylatexenc gives ''
+    (r"\~{}", "~", None),  # pylatexenc gives '' (docs/decisions.md#tex-decoding)
     (r"\^{}", "^", None),
     (r"\d{}", "\u0323", None),
     # --- special letters ---
@@ -128,7 +129,7 @@ DECODE_CASES: list[tuple[str, str, str | None]] = [
     (r"1--10", "1–10", None),
     (r"a---b", "a—b", None),
     (r"``quoted''", "“quoted”", None),
-    (r"`single'", "`single'", None),  # ANCHORS 5.1: unchanged
+    (r"`single'", "`single'", None),  # unchanged (docs/decisions.md#tex-decoding)
     (r"J.~R.~R. Tolkien", f"J.{NBSP}R.{NBSP}R. Tolkien", None),
     (r"Salvatoris~-- Vom", f"Salvatoris{NBSP}– Vom", None),  # biblatex-examples.bib
     (r"!`Hola!", "¡Hola!", None),
@@ -678,11 +679,12 @@ def test_lone_braces_pass_bibtex_and_biber(tmp_path: Path) -> None:
 
 from pathlib import Path  # noqa: E402
 
-from tests.golden import samples  # noqa: E402
+from tests.golden import samples, written  # noqa: E402
 
-# Every file whose name holds ".bib" (inputs and bibconv's goldens); the stand-in of an absent
-# shared folder is kept so that the tests over the real files are reported as skipped.
+# Every BibTeX input and what bibconv wrote of them; the stand-in of an absent shared folder is kept
+# so that the tests over the real files are reported as skipped.
 _BIB_FILES = [p for p in samples("bibtex", "") if ".bib" in p.name or not p.exists()]
+_BIB_FILES += written("bibtex", ".bib", ".biblatex")
 _CONTROL_WORD_RE = re.compile(r"(?<!\\)(?:\\\\)*\\([A-Za-z]+)")
 
 

@@ -58,8 +58,8 @@ CASES: dict[str, list[tuple[str, str]]] = {
     ],
     "text": [
         ("seed-listing", "text/seed-listing.txt"),
-        ("numbered", "text/own/numbered_en.txt"),
-        ("dashes-de", "text/own/dashes_de.txt"),
+        ("numbered", "text/numbered_en.txt"),
+        ("dashes-de", "text/dashes_de.txt"),
     ],
     "arxiv-jsonl": [
         ("snapshot", "arxiv-jsonl/sample.jsonl"),

@@ -1,10 +1,11 @@
 r"""Names: BibTeX splitting on raw TeX, natural-order names, RIS names, writers and round trips.
 
 BibTeX cases follow the table of names "as parsed by the bibtex program itself" in pybtex's
-tests/parse_name_test.py, ANCHORS §5.2/§5.4 (bibtexparser#441/#283, clld#272, mkdocs-bibtex#268) and
+tests/parse_name_test.py, docs/decisions.md#split-before-decoding and docs/decisions.md#names-from-real-data
+(bibtexparser#441/#283, clld#272, mkdocs-bibtex#268) and
 real names from the BibTeX samples of the shared folder (corpus/bibtex/, file named in the comment).
-Natural-order cases come from the seed listing (seed-listing.txt of the shared folder) and ANCHORS §4
-row 17 (citation.js#66).
+Natural-order cases come from the seed listing (seed-listing.txt of the shared folder) and
+docs/decisions.md#natural-order-names (citation.js#66).
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ BIBTEX_NAMES: list[tuple[str, list[Name]]] = [
         [N("Liechtenstein", "Johannes Adam Ferdinand Alois Josef Maria Marko", "d'Aviano Pius von und zu")],
     ),
     (r"Brand\~{a}o, F", [N("Brandão", "F")]),
-    # --- ANCHORS 5.2 / 5.4 ---
+    # --- docs/decisions.md#split-before-decoding ---
     ("{World Health Organization}", [L("World Health Organization")]),
     ("{Barnes and Noble} and Smith, John", [L("Barnes and Noble"), N("Smith", "John")]),
     (r"Jos{\'e} Rodr{\'\i}guez", [N("Rodríguez", "José")]),
@@ -181,12 +182,10 @@ def _pybtex_parts(text: str) -> tuple[list[str], list[str], list[str], list[str]
 def _sample_names() -> list[str]:
     import bibtexparser
 
-    from tests.golden import samples
+    from tests.golden import samples, written
 
     names: set[str] = set()
-    for path in (p for p in samples("bibtex", "") if ".bib" in p.name):
-        if path.name.endswith(".json"):
-            continue
+    for path in samples("bibtex", ".bib", ".bibtex", ".biblatex") + written("bibtex", ".bib", ".biblatex"):
         library = bibtexparser.parse_string(path.read_text(encoding="utf-8", errors="replace"))
         for entry in library.entries:
             for field in entry.fields:
@@ -246,7 +245,7 @@ NATURAL_NAMES: list[tuple[str, Name]] = [
     # capitalised particles right before the last word (the family as Zotero stores it)
     ("Adrian Del Maestro", N("Del Maestro", "Adrian")),
     ("Guy Van den Broeck", N("Van den Broeck", "Guy")),
-    ("Marco De Luca", N("De Luca", "Marco")),  # fixtures/html/own/articles_it.html
+    ("Marco De Luca", N("De Luca", "Marco")),  # fixtures/html/read/own/articles_it.html
     ("Marta De Simone", N("De Simone", "Marta")),  # arXiv search listing (focuzd_…200results)
     ("Sébastien Le Digabel", N("Le Digabel", "Sébastien")),  # anikily_aggregator_cv_daily_2023-01-24
     ("A. J. Van Haagen", N("Van Haagen", "A. J.")),

@@ -47,7 +47,7 @@ SAMPLES = [
     sample("bibtex/bibconv_arxiv_spellings.bib"),
     sample("ris/rispy_example_urls.ris"),
     sample("ris/rispy_example_multiline.ris"),
-    sample("text/seed-listing.ris"),
+    FIXTURES / "text" / "write" / "seed-listing.txt.ris",  # the RIS bibconv writes of the seed listing
 ]
 
 _MEASURE = """
@@ -171,7 +171,7 @@ def test_jobs_keeps_keys_unique_across_pieces(tmp_path: Path) -> None:
 
 
 def test_jobs_stops_at_the_first_bad_record_like_a_serial_run(tmp_path: Path) -> None:
-    lines = (FIXTURES / "arxiv-jsonl" / "sample.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = (FIXTURES / "arxiv-jsonl" / "read" / "sample.jsonl").read_text(encoding="utf-8").splitlines()
     source = tmp_path / "bad.jsonl"
     source.write_text("\n".join([*lines[:9], '{"id": 7}', *lines[9:]]) + "\n", encoding="utf-8")
     with pytest.raises(bibconv.ReadError) as serial:

@@ -73,7 +73,7 @@ def convert(
     Examples:
       bibconv convert refs.bib -t csljson -o refs.json
       bibconv convert a.ris b.bib -t bibtex --ascii > all.bib
-      bibconv convert fixtures/text/own/numbered_en.txt -t ris
+      bibconv convert fixtures/text/read/numbered_en.txt -t ris
       bibconv convert listing.html feed.xml --dedupe --sort year -t bibtex
       bibconv convert arxiv-metadata-oai-snapshot.json -t csljson -o arxiv.json --jobs 4
     """

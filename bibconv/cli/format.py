@@ -52,7 +52,7 @@ def format_references(
 
     \b
     Examples:
-      bibconv format fixtures/text/own/numbered_en.txt --style plain -t text
+      bibconv format fixtures/text/read/numbered_en.txt --style plain -t text
       bibconv format refs.bib --style alpha -t html -o refs.html
       cat feed.xml | bibconv format --from atom -t markdown
     """

@@ -11,7 +11,7 @@ style has no template for is formatted with the ``misc`` template, and a warning
 is shorter, never missing. bibconv's own notes on a record (:mod:`bibconv.facts`) are not printed.
 
 >>> import bibconv
->>> text = bibconv.format(bibconv.read("fixtures/text/own/numbered_en.txt")[1:2])
+>>> text = bibconv.format(bibconv.read("fixtures/text/read/numbered_en.txt")[1:2])
 >>> print(text.replace(". ", ".\\n"), end="")
 [1] Françoise Dubois and Zoë Müller.
 A study of $k$-sparse attention.
@@ -58,7 +58,7 @@ def format(
     unknown style or output.
 
     >>> import bibconv
-    >>> records = bibconv.read("fixtures/text/own/numbered_en.txt")
+    >>> records = bibconv.read("fixtures/text/read/numbered_en.txt")
     >>> print(bibconv.format(records[1:2], "alpha", "markdown").rstrip())
     [DM26] Françoise Dubois and Zoë Müller\\.
     A study of $k$\\-sparse attention\\.

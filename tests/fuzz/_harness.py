@@ -12,61 +12,54 @@ import json
 import shutil
 import sys
 from collections.abc import Callable, Iterator
-from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
-from tests.golden import SHARED_FOLDERS, shared_folder
+from tests.golden import NAMED_BY_TESTS, SHARED_FOLDERS, fixtures_folder, is_golden, shared_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
 
-# Seeds per reader: fixture globs (expected outputs such as *.csl.json are left out by name), matched
-# in fixtures/ and in the shared folders that hold the real-world inputs of those fixture folders.
-SEEDS: dict[str, tuple[str, ...]] = {
-    "bibtex": ("bibtex/*.bib", "bibtex/*.bibtex", "bibtex/*.biblatex", "text/seed-listing.bib"),
-    "ris": ("ris/*.ris", "ris/*.enw", "ris/*.txt", "text/seed-listing.ris"),
-    "csljson": ("csljson/*.json",),
-    "atom": ("atom/*.xml", "atom/*.atom", "rss/*.xml"),
-    "html": ("html/*/*.html",),
-    "text": ("text/*.txt", "text/own/*.txt"),
-    "arxiv-jsonl": ("arxiv-jsonl/*.jsonl",),
+# Seeds per reader: (fixtures folder, endings of its inputs): bibconv's own inputs in its read/ and
+# invalid/ and the real-world ones of the shared folder (tests/golden.py), plus written outputs.
+SEEDS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "bibtex": (("bibtex", (".bib", ".bibtex", ".biblatex")),),
+    "ris": (("ris", (".ris", ".enw", ".txt")),),
+    "csljson": (("csljson", (".json",)),),
+    "atom": (("atom", (".xml", ".atom")), ("rss", (".xml",))),
+    "html": (
+        ("html", (".html",)),
+        *((f, (".html",)) for f in SHARED_FOLDERS if f.startswith("html/") and f not in NAMED_BY_TESTS),
+    ),
+    "text": (("text", (".txt",)),),
+    "arxiv-jsonl": (("arxiv-jsonl", (".jsonl",)),),
+}
+# Written outputs that are good seeds too: what bibconv writes, in the reader's format.
+WRITTEN: dict[str, tuple[str, ...]] = {
+    "bibtex": ("text/write/seed-listing.txt.bib",),
+    "ris": ("text/write/seed-listing.txt.ris",),
 }
 
 # Readers to run on every input of a harness (bibtex's harness also drives biblatex).
 READERS: dict[str, tuple[str, ...]] = {"bibtex": ("bibtex", "biblatex")}
 
-_EXPECTED = (
-    ".csl.json",
-    ".warnings.txt",
-    ".error.txt",
-    ".golden.json",
-    ".golden.bib",
-    ".golden.biblatex.bib",
-    ".golden.bibtex.bib",
-)
-
-
 def seed_files(reader: str) -> list[Path]:
     """The fixture files a reader's corpus starts from."""
-    files: set[Path] = set()
-    for pattern in SEEDS[reader]:
-        files.update(
-            p
-            for p in [*FIXTURES.glob(pattern), *_shared_glob(pattern)]
-            if not p.name.endswith(_EXPECTED) or (reader == "csljson" and p.name.endswith(".csl.json"))
-        )
-    if reader == "csljson":
-        files.update(FIXTURES.glob("*/*.csl.json"))
+    files: set[Path] = {FIXTURES / path for path in WRITTEN.get(reader, ())}
+    for folder, endings in SEEDS[reader]:
+        files.update(p for p in _inputs(folder) if p.name.endswith(endings))
+    if reader == "csljson":  # the records every reader gives, as CSL-JSON
+        files.update(FIXTURES.glob("*/read/*.csl.json"))
     return sorted(files)
 
 
-def _shared_glob(pattern: str) -> Iterator[Path]:
-    """The real-world samples matching a fixture glob ("html/*/*.html"), when the shared folder is there."""
-    folder, name = pattern.rsplit("/", 1)
-    for fixtures_folder in SHARED_FOLDERS:
-        if fnmatch(fixtures_folder, folder):
-            yield from shared_folder(fixtures_folder).glob(name)
+def _inputs(folder: str) -> Iterator[Path]:
+    """bibconv's own inputs of a fixtures folder (its groups too) and, when the shared folder is there,
+    the real-world ones its goldens are for."""
+    for kind in ("read", "invalid"):
+        yield from (p for p in fixtures_folder(folder, kind).glob("**/*") if p.is_file() and not is_golden(p))
+    if folder in SHARED_FOLDERS:
+        yield from shared_folder(folder).glob("*")
 
 
 def one_input(reader: str, data: bytes) -> int:

@@ -70,7 +70,7 @@ def test_deep_json_line_in_a_snapshot(tmp_path: Path) -> None:
 
 
 def test_html_nested_beyond_10000_blocks_is_refused(tmp_path: Path) -> None:
-    page = (ROOT / "fixtures" / "html" / "own" / "list_de.html").read_text(encoding="utf-8")
+    page = (ROOT / "fixtures" / "html" / "read" / "own" / "list_de.html").read_text(encoding="utf-8")
     text = page.replace("</body>", "<div>" * 10_001 + "</body>")
     start = time.perf_counter()
     broken_input(
@@ -100,7 +100,7 @@ def _reads(tmp_path: Path, name: str, text: str) -> list[dict[str, object]]:
 
 def test_deep_inline_html_reads(tmp_path: Path) -> None:
     """Inline elements do not make the parser scan its stack: 100,000 nested spans just read."""
-    page = (ROOT / "fixtures" / "html" / "own" / "list_de.html").read_text(encoding="utf-8")
+    page = (ROOT / "fixtures" / "html" / "read" / "own" / "list_de.html").read_text(encoding="utf-8")
     text = page.replace("</body>", "<span>" * DEPTH + "tief" + "</span>" * DEPTH + "</body>")
     items = _reads(tmp_path, "spans.html", text)
     assert len(items) == 3

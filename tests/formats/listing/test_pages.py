@@ -1,0 +1,214 @@
+"""The generic listing reader and the catalogue readers on real saved pages.
+
+Pages of ``../shared/corpus/`` are read from there (never copied); their goldens, bibconv's
+own output reviewed against the page, are in ``fixtures/html/read/wild/`` (or ``read/other/``)
+named after the shared file. Real pages from other projects' test folders are in
+``fixtures/html/read/catalogues/`` and, for pages that hold no paper (a site's home page, a login
+page, a "no results" page), ``fixtures/html/invalid/`` (sources in ``fixtures/SOURCES.md``);
+all are golden-tested with every page of ``fixtures/html/`` in ``test_html.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import bibconv
+from bibconv.errors import ParseError
+from bibconv.formats.listing.dom import decode_html, parse, text_of
+from bibconv.formats.listing.labels import CHROME
+from bibconv.registry import ReadContext
+from tests.golden import FIXTURES, golden
+from tests.listing import check_listing, check_listing_golden, read_page
+from tests.tools import require_shared, shared_root
+
+CATALOGUES = FIXTURES / "html" / "read" / "catalogues"
+
+# shared page → (reader, number of papers on the page)
+SHARED = {
+    "html-wild/homepage_igel_publications.html": ("generic", 317),
+    "html-wild/homepage_adelani_publications.html": ("generic", 57),
+    "html-wild/recomb2013_accepted.html": ("generic", 32),
+    "html-wild/hscc2020_accepted.html": ("generic", 35),
+    "html-wild/ssdbm2018_accepted.html": ("generic", 33),
+    "html-wild/glimpse_aggregator_tacl2016.html": ("generic", 39),
+    "html-wild/pos_proceedings_lattice2013.html": ("generic", 4),
+    "html-wild/t2k_plone_theses.html": ("generic", 64),
+    "html-wild/infn_theses_it.html": ("generic", 5),
+    "html-wild/magic_theses.html": ("generic", 10),
+    "html-wild/obv_primo_search.html": ("primo", 1),
+    "html-wild/unesp_dspace_browse_pt.html": ("dspace", 1),
+    "html-wild/bdtd_vufind_results_pt.html": ("vufind", 1),
+    "html-wild/elife_article.html": ("meta", 1),
+    "html-wild/plosone_article.html": ("meta", 1),
+    "html-wild/nature_news_article.html": ("meta", 1),
+    "html-wild/firstmonday_ojs_landing.html": ("meta", 1),
+    "html-other/anikily_aggregator_cv_daily_2023-01-24.html": ("generic", 200),
+    "html-other/luvata_aggregator_2026-08-19_cs.CL.html": ("generic", 134),
+}
+# fixture page → (reader, number of papers on the page)
+FIXTURE_PAGES: dict[str, tuple[str, int]] = {
+    "hepcrawl_mit_dspace_list.html": ("dspace", 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHARED))
+def test_shared_page(name: str, update_golden: bool) -> None:
+    path = require_shared("corpus", *name.split("/"))
+    records = check_listing(path, *SHARED[name])
+    check_listing_golden(records, golden(path, "read", ".csl.json"), update_golden)
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURE_PAGES))
+def test_fixture_page(name: str) -> None:
+    check_listing(CATALOGUES / name, *FIXTURE_PAGES[name])
+
+
+def _shown(name: str) -> list[dict[str, object]]:
+    path = require_shared("corpus", "html-wild", name)
+    return [json.loads(json.dumps(r.to_csl())) for r in read_page(path)[0]]
+
+
+def test_citation_lines_give_authors_title_venue_and_year() -> None:
+    first = _shown("homepage_igel_publications.html")[6]
+    assert first["title"] == (
+        "A Text-to-text Alignment Algorithm for Better Evaluation of Modern Speech Recognition Systems"
+    )
+    assert [a["family"] for a in first["author"]] == ["Borgholt", "Havtorn", "Igel", "Maaløe", "Tan"]
+    assert first["container-title"].startswith("IEEE International Conference on Acoustics")
+    assert (first["page"], first["issued"], first["DOI"]) == (
+        "3476-3480",
+        {"date-parts": [[2026]]},
+        "10.1109/ICASSP55912.2026.11463731",
+    )
+
+
+def test_authors_row_above_title_row_is_one_paper() -> None:
+    first = _shown("recomb2013_accepted.html")[0]
+    assert first["title"].startswith("Using the Fast Fourier Transform")
+    assert [a["family"] for a in first["author"]] == ["Senter", "Sheikh", "Dotu", "Ponty", "Clote"]
+
+
+def test_column_headers_and_page_date_order() -> None:
+    records = _shown("infn_theses_it.html")
+    assert [r["author"] for r in records[:2]] == [
+        [{"family": "Fedon", "given": "C."}],
+        [{"family": "Pezzullo", "given": "G."}],
+    ]
+    # 18-03-2016 on the same page says the day comes first: 10-03-2016 is 10 March
+    assert [r["issued"] for r in records[:2]] == [
+        {"date-parts": [[2016, 3, 18]]},
+        {"date-parts": [[2016, 3, 10]]},
+    ]
+    assert records[0]["publisher"] == "Universit Di Trieste"
+    text = json.dumps(records, ensure_ascii=False)
+    for chrome in ("Pagina 1 / 1", "Trovati", "Anno di laurea", "Scarica"):
+        assert chrome not in text
+
+
+def test_short_titles_lone_papers_and_session_headings() -> None:
+    titles = [r["title"] for r in _shown("glimpse_aggregator_tacl2016.html")]
+    assert "Many Languages, One Parser" in titles
+    assert all("issued" not in r for r in _shown("glimpse_aggregator_tacl2016.html"))  # citation counts
+    hscc = _shown("hscc2020_accepted.html")
+    assert hscc[-1]["title"].startswith("Poster: A learning-based approach")  # alone under its heading
+    pos = _shown("pos_proceedings_lattice2013.html")
+    assert [r["title"] for r in pos[:2]] == ["Foreword", "Ken Wilson Obituary"]
+    assert [r["author"] for r in pos[:1]] == [[{"family": "Wittig", "given": "H."}]]
+
+
+def test_elided_authors_are_said_in_a_note() -> None:
+    records = _shown("homepage_adelani_publications.html")
+    injongo = next(r for r in records if str(r["title"]).startswith("INJONGO"))
+    assert "More authors than the source listing shows" in str(injongo["custom"])  # never printed
+    assert "note" not in injongo
+    assert "…" not in json.dumps(injongo["author"], ensure_ascii=False)
+
+
+def _chrome_texts(path: Path) -> set[str]:
+    """Texts that the page shows only in its navigation, pagers and breadcrumbs."""
+    tree = parse(decode_html(path.read_bytes(), ReadContext(str(path), strict=False)))
+    chrome = tree.css("nav, [role=navigation], .pagination, .pager, .breadcrumb, .breadcrumbs")
+    inside = {n.mem_id for node in chrome for n in node.traverse()}
+    parts = "a, li, td, th, span, h1, h2, h3, h4, p, div, strong, b"
+    shown = {text_of(n) for n in tree.css(parts) if n.mem_id in inside}
+    elsewhere = {text_of(n) for n in tree.css(parts) if n.mem_id not in inside}
+    return {t for t in shown - elsewhere if len(t) >= 3}
+
+
+def _corpus_pages() -> list[Path]:
+    root = shared_root()
+    if root is None:
+        return []
+    return sorted(p for p in (root / "corpus").glob("html-*/*.html"))
+
+
+@pytest.mark.parametrize("path", _corpus_pages(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_record_of_the_corpus_is_made_of_navigation_text(path: Path) -> None:
+    records, _ = read_page(path, strict=False)
+    chrome = _chrome_texts(path)
+    for record in records:
+        title = re.sub(r"<[^>]+>", "", record.fields.get("title", ""))
+        names = [
+            " ".join(filter(None, (n.given, n.family, n.literal))) for n in record.names.get("author", ())
+        ]
+        for text in (title, *names):
+            assert text, record
+            assert not CHROME.match(text), (text, record.origin)
+            assert text not in chrome, (text, record.origin)
+
+
+def test_pages_without_papers_are_errors_that_name_the_file() -> None:
+    pages = sorted((FIXTURES / "html" / "invalid").glob("*.html"))  # a home, a login, a no-results page…
+    assert len(pages) == 4
+    for path in pages:
+        with pytest.raises(ParseError, match="no records") as raised:
+            read_page(path)
+        assert path.name in str(raised.value)
+        records, diagnostics = read_page(path, strict=False)
+        assert records == []
+        assert [d.severity for d in diagnostics] == ["warning"]
+
+
+def test_detect_explain_names_each_reader_and_what_it_found() -> None:
+    from click.testing import CliRunner
+
+    from bibconv.cli import main
+
+    homepage = require_shared("corpus", "html-wild", "homepage_igel_publications.html")
+    primo = require_shared("corpus", "html-wild", "obv_primo_search.html")
+    result = CliRunner().invoke(main, ["detect", "--explain", str(homepage), str(primo)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert f"{homepage}: html" in lines
+    assert "  dblp: does not claim it" in lines
+    assert "  generic: claims it, 317 paper(s)" in lines
+    assert "  primo: claims it, 1 paper(s)" in lines
+    assert "  generic: not used (a site reader found papers); would find 0" in lines
+
+
+def test_records_say_which_reader_made_them_and_where() -> None:
+    records, _ = read_page(require_shared("corpus", "html-wild", "homepage_igel_publications.html"))
+    origin = records[0].origin
+    assert origin is not None
+    assert (origin.reader, origin.index) == ("generic", 0)
+    assert str(origin).endswith("(generic, div#inner-page div.publication[1])")
+
+
+def test_coins_spans_hidden_from_screen_readers_are_still_read() -> None:
+    """DSpace marks its COinS spans ``aria-hidden``: hidden from screen readers, they still hold data."""
+    from bibconv.formats.listing.html import load_page
+
+    unesp = require_shared("corpus", "html-wild", "unesp_dspace_browse_pt.html")
+    page = load_page(unesp.read_bytes(), ReadContext(str(unesp), strict=False))
+    (span,) = page.tree.css("span.Z3988[aria-hidden=true]")
+    assert "rft_id=http%3A%2F%2Fhdl.handle.net%2F11449%2F123975" in (span.attributes.get("title") or "")
+    coins = require_shared("corpus", "html-other", "zotero_journalArticle-single_coins.html")
+    hidden = coins.read_bytes().replace(b'<span class="Z3988"', b'<span aria-hidden="true" class="Z3988"')
+    assert hidden != coins.read_bytes()
+    shown = [r.to_csl() for r in read_page(coins)[0]]
+    assert shown
+    assert [r.to_csl() for r in bibconv.read(hidden, "html")] == shown
