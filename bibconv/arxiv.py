@@ -53,7 +53,10 @@ def parse_arxiv_id(text: str, *, bare: bool = True) -> tuple[str, int | None] | 
 
 
 def implied_fields(arxiv: Arxiv, record_type: str = "article") -> dict[str, str]:
-    """The CSL fields an arXiv preprint implies: number, publisher, DOI, URL (ANCHORS §7.1)."""
+    """The CSL fields an arXiv preprint implies: number, publisher, DOI, URL.
+
+    See docs/decisions.md#fields-a-preprint-implies.
+    """
     implied = {"number": f"arXiv:{arxiv.id}", "DOI": arxiv.doi, "URL": arxiv.abs_url}
     if record_type == "article":
         implied["publisher"] = "arXiv"

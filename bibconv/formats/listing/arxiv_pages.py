@@ -1,6 +1,6 @@
 """arXiv's own pages: listings (``/list/…``), search results (``/search/…``) and abstract pages.
 
-Every field a page shows is read (ANCHORS §2.10): the id and version, title, authors
+Every field a page shows is read (docs/decisions.md#arxiv-pages-and-feeds): the id and version, title, authors
 (the author links; their search query ``Family, I`` tells where the family name starts),
 comments, journal reference, DOI, subjects with the primary one first, the abstract,
 and the dates the page prints. Listings show no submission date; the id's ``YYMM`` is the
