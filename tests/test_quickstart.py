@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from bibconv.cli import main
-from tests.bbl_check import STYLES
+from tests.formats.bibtex.bbl_check import STYLES
 from tests.tools import require_tool
 
 ROOT = Path(__file__).resolve().parent.parent
