@@ -31,6 +31,7 @@ __all__ = [
     "absolute",
     "clean",
     "decode_html",
+    "events",
     "fragment_text",
     "line_links",
     "lines_of",
@@ -173,6 +174,12 @@ def _events(node: Any) -> Iterator[tuple[str, Any]]:
     if memory is not None and (span := memory.span(node)) is not None:
         return iter(memory.events[span[0] : span[1]])
     return _walk(node)
+
+
+def events(node: Any) -> Iterator[tuple[str, Any]]:
+    """``("open"|"close", element)`` and ``("text", str)`` under ``node`` (itself included), in
+    document order."""
+    return _events(node)
 
 
 def _walk(node: Any) -> Iterator[tuple[str, Any]]:

@@ -8,8 +8,10 @@ runs on the page (one list per section, a lone paper under its own heading inclu
 Table rows come in two shapes: one row per paper (its columns named by a header row, when
 the table has one) or several rows per paper (an authors row above each title row), which
 are joined. Rows that are headings (a session name, a year) are not papers: a year heading
-gives its year to the papers under it that show none. ``<br>``-separated text — entries of
-lines split by an empty line — is read like a plain-text listing. Navigation, page headers
+gives its year to the papers under it that show none, and a type or venue heading ("Theses",
+"NeurIPS 2019") its type or venue (:mod:`bibconv.formats.listing.headings`).
+``<br>``-separated text — entries of lines split by an empty line — is read like a plain-text
+listing. Navigation, page headers
 and footers, asides, ads, pagers and search forms are removed first and never become
 records. Blocks are read by :mod:`bibconv.formats.listing.blocks`.
 """
@@ -27,6 +29,7 @@ from bibconv.formats.listing.blocks import Hints, block_entry, classes, title_no
 from bibconv.formats.listing.citation import parse_citation
 from bibconv.formats.listing.common import Entry, clean_space, looks_like_names, parse_byline
 from bibconv.formats.listing.dom import absolute, line_links, parse, remembered, remembered_texts, text_of
+from bibconv.formats.listing.headings import Outline, apply_outline, outlines
 from bibconv.formats.listing.memo import one_item
 from bibconv.model import Arxiv, Date
 
@@ -44,7 +47,6 @@ _AD_WORDS = frozenset(
 _ITEM_TAGS = frozenset({"article", "li", "div", "tr", "section", "dt", "dd", "p", "tbody", "blockquote"})
 _ZEBRA = frozenset({"odd", "even", "alt", "active", "first", "last", "selected", "new", "highlight"})
 _DIGITS = re.compile(r"\d+")
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _YEAR_HEADING = re.compile(r"^\W*((?:1[5-9]|20)\d\d)\W*$")
 _LINK_LINE = re.compile(r"^\W*(?:arxiv:\s*\S+|doi:\s*\S+|https?://\S+|10\.\d{4,9}/\S+)\W*$", re.IGNORECASE)
 _NUMBERING = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s*")
@@ -202,19 +204,6 @@ def _joined_rows(rows: list[Any]) -> list[tuple[Any, Any]]:
     return joined
 
 
-def _headings(root: Any, members: list[Any]) -> dict[int, str]:
-    """For each member (by ``mem_id``), the text of the last heading before it in page order."""
-    wanted = {m.mem_id for m in members}
-    found: dict[int, str] = {}
-    current = ""
-    for node in root.traverse():
-        if node.tag in _HEADINGS or _heading_row(node):
-            current = text_of(node)
-        elif node.mem_id in wanted:
-            found[node.mem_id] = current
-    return found
-
-
 def _containers(candidates: dict[tuple[Any, ...], list[Any]]) -> dict[tuple[Any, ...], int]:
     """For each kind, how many items of the other kinds its members hold (a list holds its items)."""
     kind_of = {m.mem_id: key for key, members in candidates.items() for m in members}
@@ -289,7 +278,7 @@ def _listing_entries(tree: Any, base: str | None, lang: str | None) -> list[tupl
     br = _br_entries(root, hints)
     if not members or len(br) > 1.5 * len(members):
         return br
-    headings = _headings(root, members)
+    headings = outlines(root, members, _heading_row)
     rows = _joined_rows(members) if members[0].tag == "tr" else [(m, m) for m in members]
     columns = _columns(members) if members[0].tag == "tr" else None
     from bibconv.formats.listing.sites import Item, Locator
@@ -300,9 +289,11 @@ def _listing_entries(tree: Any, base: str | None, lang: str | None) -> list[tupl
         entry = block_entry(row, hints, columns)
         if entry is None:
             continue
-        year = _YEAR_HEADING.match(headings.get(shown.mem_id, ""))
+        outline = headings.get(shown.mem_id, Outline())
+        year = _YEAR_HEADING.match(outline.last)
         if entry.issued is None and year:
             entry.issued = Date(parts=((int(year.group(1)),),))
+        apply_outline(entry, outline)
         found.append((entry, locate(Item(entry, shown))))
     return found
 

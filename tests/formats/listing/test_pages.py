@@ -19,6 +19,7 @@ import pytest
 import bibconv
 from bibconv.errors import ParseError
 from bibconv.formats.listing.dom import decode_html, parse, text_of
+from bibconv.formats.listing.headings import kind_named, venue_named
 from bibconv.formats.listing.labels import CHROME
 from bibconv.registry import ReadContext
 from tests.golden import FIXTURES, golden
@@ -118,6 +119,67 @@ def test_short_titles_lone_papers_and_session_headings() -> None:
     pos = _shown("pos_proceedings_lattice2013.html")
     assert [r["title"] for r in pos[:2]] == ["Foreword", "Ken Wilson Obituary"]
     assert [r["author"] for r in pos[:1]] == [[{"family": "Wittig", "given": "H."}]]
+
+
+def test_type_and_venue_headings_apply_to_the_items_under_them() -> None:
+    assert {r["type"] for r in _shown("magic_theses.html")} == {"thesis"}  # "List of Theses"
+    assert {r["type"] for r in _shown("t2k_plone_theses.html")} == {"thesis"}  # "T2K Theses (…)"
+    hscc = _shown("hscc2020_accepted.html")  # "HSCC 2020 Accepted Papers", then its sections
+    assert {(r["container-title"], r["issued"]["date-parts"][0][0]) for r in hscc} == {("HSCC 2020", 2020)}
+    assert hscc[0]["type"] == "paper-conference"
+    pos = _shown("pos_proceedings_lattice2013.html")
+    assert {r["container-title"] for r in pos} == {
+        "31st International Symposium on Lattice Field Theory LATTICE 2013"
+    }
+    igel = _shown("homepage_igel_publications.html")  # sections with year headings inside them
+    kinds = {r["title"]: r["type"] for r in igel}
+    assert kinds["Graph Genetic Programming and Neutrality"] == "report"  # under "Technical reports"
+    assert {r["type"] for r in igel if r["title"].startswith("Proceedings of the Six")} == {"book"}
+    # "Contributions to journals, books, and conferences" names no one type: the citations say
+    assert kinds[igel[6]["title"]] == "paper-conference"
+    assert {r["type"] for r in _shown("glimpse_aggregator_tacl2016.html")} == {"article"}
+
+
+@pytest.mark.parametrize(
+    ("heading", "kind"),
+    [
+        ("Journal Papers", "article-journal"),
+        ("Conference and workshop papers", "paper-conference"),
+        ("Book chapters", "chapter"),
+        ("Edited Conference Proceedings", "book"),
+        ("Theses", "thesis"),
+        ("Thèses soutenues", "thesis"),
+        ("Technical reports", "report"),
+        ("Preprints", "article"),
+        ("Contributions to journals, books, and conferences", None),
+        ("Journal and conference papers", None),
+        ("Regular/Tool Papers", None),
+        ("2019", None),
+    ],
+)
+def test_headings_that_name_a_type(heading: str, kind: str | None) -> None:
+    assert kind_named(heading) == kind
+
+
+@pytest.mark.parametrize(
+    ("heading", "venue"),
+    [
+        ("NeurIPS 2019", ("NeurIPS 2019", "paper-conference")),
+        ("HSCC 2020 Accepted Papers", ("HSCC 2020", "paper-conference")),
+        ("Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing", (
+            "Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing",
+            "paper-conference",
+        )),
+        ("Journal of Machine Learning Research, Volume 21", (
+            "Journal of Machine Learning Research, Volume 21", "article-journal"
+        )),
+        ("Conference Papers", None),
+        ("Glimpse - TACL2016", None),  # a site's name beside the venue's
+        ("Accepted Long Research Papers", None),
+    ],
+)  # fmt: skip
+def test_headings_that_name_a_venue(heading: str, venue: tuple[str, str] | None) -> None:
+    assert venue_named(heading) == venue
 
 
 def test_elided_authors_are_said_in_a_note() -> None:

@@ -1,0 +1,143 @@
+"""Section headings of a listing that say what the items under them are.
+
+A publication list sorts its items under headings: a year (``2019``), an item type
+(``Journal Papers``, ``Conference Papers``, ``Theses``, ``Book chapters``, ``Preprints``) or a
+venue (``NeurIPS 2019``, ``Proceedings of …``, a proceedings page's ``31st International
+Symposium on …``). Each item is under the headings of the page's outline before it (a heading
+closes the deeper ones), leaving out headings inside items (their titles). A type heading gives
+its type to the items under it; a venue heading gives its name as the container, the type the
+name says and its year, to items that show none of their own. A heading naming several types
+(``Journal and conference papers``) says nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bibconv.formats.listing.common import Entry
+from bibconv.formats.listing.dom import events, text_of
+from bibconv.model import Date
+
+__all__ = ["Outline", "apply_outline", "outlines"]
+
+_LEVELS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_ROW_LEVEL = 7  # a table's heading row sits under the page's headings
+_TYPE_WORDS = (
+    ("article-journal", r"journals?|journal articles?|zeitschrift\w*|revues?|revistas?|riviste"),
+    ("paper-conference", r"conferences?|proceedings|workshops?|symposi(?:a|um|ums)|konferenz\w*|"
+     r"tagung\w*|congr[eè]s|conf[ée]rences?|congresos?|conferencias?|convegni|congressi"),
+    ("chapter", r"(?:book )?chapters?|buchkapitel|chapitres?|cap[ií]tulos?|capitoli"),
+    ("book", r"books?|monographs?|b[üu]cher|livres?|libros?|libri|edited volumes?"),
+    ("thesis", r"thes[ie]s|dissertations?|doktorarbeit\w*|abschlussarbeiten|th[èe]ses?|tesis|tesi"),
+    ("report", r"(?:technical |tech\.? )?reports?|berichte|rapports?|working papers?"),
+    ("article", r"preprints?|pre-prints?|vorabdrucke?"),
+    ("patent", r"patents?|patente"),
+    ("speech", r"talks?|presentations?|vortr[äa]ge"),
+)  # fmt: skip
+_TYPES = [(kind, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for kind, words in _TYPE_WORDS]
+_EDITED = re.compile(r"\bedited\b|\bherausgegeben|\bhrsg\b", re.IGNORECASE)
+_MOST_WORDS = 10
+_MOST_VENUE_WORDS = 18
+_LIST_WORDS = re.compile(
+    r"\s*[-–—:|]?\s*(?:list of\s+)?(?:accepted|selected|all)?\s*(?:papers|publications|articles|"
+    r"contributions|submissions|program(?:me)?)\s*$",
+    re.IGNORECASE,
+)
+_VOLUME = re.compile(r",?\s+(?:vol\.?|volume)\s*(\d+)\b.*$", re.IGNORECASE)
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+_CONFERENCE_VENUE = re.compile(
+    r"^(?:the\s+)?proceedings\s+of\b|\b\d+(?:st|nd|rd|th)\b.*\b(?:conference|symposium|workshop|congress|"
+    r"meeting|colloquium)\b|\b(?:conference|symposium|workshop|congress|meeting|colloquium)\b.*(?<!\d)"
+    r"(?:19|20)\d\d(?!\d)|(?<!\d)(?:19|20)\d\d\s+(?:\w+\s+){0,3}(?:conference|symposium|workshop|congress|"
+    r"meeting|colloquium)\b",
+    re.IGNORECASE,
+)
+_JOURNAL_VENUE = re.compile(r"^(?:the\s+)?(?:journal|transactions|annals|bulletin)\s+(?:of|on)\b", re.I)
+_ACRONYM_YEAR = re.compile(r"^[A-Z][A-Za-z]*[A-Z][A-Za-z]*\s*(?:['’]\d\d|(?:19|20)\d\d)$")
+
+
+@dataclass(frozen=True)
+class Outline:
+    """Where an item is: the text of the last heading before it, and the headings it is under."""
+
+    last: str = ""
+    under: tuple[str, ...] = ()
+
+
+def outlines(root: Any, members: list[Any], heading_row: Callable[[Any], bool]) -> dict[int, Outline]:
+    """For each member (by ``mem_id``), its :class:`Outline` on the page."""
+    wanted = {m.mem_id for m in members}
+    found: dict[int, Outline] = {}
+    last, inside = "", 0
+    outline: list[tuple[int, str]] = []
+    opened: set[int] = set()
+    for kind, node in events(root):
+        if kind == "close":
+            if node.mem_id in opened:
+                inside -= 1
+            continue
+        if kind != "open":
+            continue
+        level = _LEVELS.get(node.tag) or (_ROW_LEVEL if heading_row(node) else 0)
+        if level:
+            last = text_of(node)
+            if not inside:
+                outline = [h for h in outline if h[0] < level] + [(level, last)]
+        elif node.mem_id in wanted:
+            found[node.mem_id] = Outline(last, tuple(text for _, text in outline))
+            opened.add(node.mem_id)
+            inside += 1
+    return found
+
+
+def kind_named(heading: str) -> str | None:
+    """The one item type a heading names (``Journal Papers``: ``article-journal``), if it names one."""
+    if len(heading.split()) > _MOST_WORDS:
+        return None
+    kinds = {kind for kind, words in _TYPES if words.search(heading)}
+    if "chapter" in kinds and kinds <= {"chapter", "book"}:
+        return "chapter"  # "Chapters in books"
+    if _EDITED.search(heading) and kinds <= {"book", "paper-conference"} and kinds:
+        return "book"  # "Edited Conference Proceedings": the volumes, not their papers
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def venue_named(heading: str) -> tuple[str, str] | None:
+    """The venue a heading names and the type of its papers, if it names one. ``Conference Papers``
+    names a type, not a venue: a venue has a name (``Proceedings of …``, ``Journal of …``), a
+    number (``31st … Symposium``) or a year."""
+    if len(heading.split()) > _MOST_VENUE_WORDS:
+        return None
+    name = _LIST_WORDS.sub("", heading).strip(" -–—:|")
+    if not name:
+        return None
+    if _JOURNAL_VENUE.search(name):
+        return name, "article-journal"
+    if _CONFERENCE_VENUE.search(name) or _ACRONYM_YEAR.match(name):
+        return name, "paper-conference"
+    return None
+
+
+def apply_outline(entry: Entry, outline: Outline) -> None:
+    """Give ``entry`` what the headings it is under say (see the module docstring)."""
+    if "genre" in entry.fields:  # the item says what it is
+        return
+    venue = next((v for v in map(venue_named, reversed(outline.under)) if v is not None), None)
+    if venue is not None:
+        name, papers = venue
+        volume = _VOLUME.search(name)
+        if volume and "volume" not in entry.fields and "container-title" not in entry.fields:
+            entry.fields["volume"], name = volume.group(1), name[: volume.start()]
+        if "container-title" not in entry.fields:
+            entry.fields["container-title"] = name
+            if entry.record_type == "article":
+                entry.record_type = papers
+        year = _YEAR.search(name)
+        if entry.issued is None and year:
+            entry.issued = Date(parts=((int(year.group(1)),),))
+    kind = next((k for k in map(kind_named, reversed(outline.under)) if k is not None), None)
+    if kind is not None:
+        entry.record_type = kind
