@@ -25,8 +25,9 @@ from bibconv.formats.bibtex.names import split_bibtex_names
 from bibconv.languages import to_bcp47
 from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.registry import ReadContext
+from bibconv.subtitles import SUBTITLES, join
 
-__all__ = ["PREPRINT_TYPES", "build_record", "decode", "unprotect", "verbatim"]
+__all__ = ["PREPRINT_TYPES", "build_record", "decode", "subtitle_text", "unprotect", "verbatim"]
 
 PREPRINT_TYPES = frozenset({"misc", "online", "unpublished", "electronic", "www", "preprint"})
 _ARXIV_FIELDS = ("eprint", "archiveprefix", "eprinttype", "primaryclass", "eprintclass")
@@ -311,6 +312,7 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
         got.dates["issued"] = issued
     got.read_fields(fields, used, m.read_plan(entry), m.NUMBER_BY_TYPE.get(record_type, "number"))
     _genre(got.fields, entry, record_type)
+    _join_subtitles(got.fields, got.extra, entry)
     out = without_implied(got.fields, arxiv, record_type) if arxiv is not None else got.fields
     if not preprint and entry_type not in (
         m.entry_type(record_type, "bibtex"),
@@ -338,6 +340,23 @@ def _genre(fields: dict[str, str], entry: str, record_type: str) -> None:
         fields["genre"] = m.TYPE_KEYS.get(genre.strip().lower(), genre)
     elif record_type in ("thesis", "report") and entry in m.IMPLIED_GENRES:
         fields["genre"] = m.IMPLIED_GENRES[entry]
+
+
+def subtitle_text(raw: str) -> str:
+    """A subtitle field's rich text, as a title is read."""
+    return unprotect(decode(raw))
+
+
+def _join_subtitles(fields: dict[str, str], extra: dict[str, object], entry: str) -> None:
+    """``title`` (and a book's or journal's ``container-title``) with its subtitle: ``Title: Subtitle``
+    (:mod:`bibconv.subtitles`); the subtitle fields stay in ``extra`` for the biblatex writer."""
+    for key, var in SUBTITLES.items():
+        raw = extra.get(key)
+        if not isinstance(raw, str) or var not in fields:
+            continue
+        if (key == "bibtex:journalsubtitle") != (entry in m.JOURNAL_TYPES) and var == "container-title":
+            continue  # a journal's subtitle for an article, a book's for the others
+        fields[var] = join(fields[var], subtitle_text(raw))
 
 
 def _value(kind: str, raw: str) -> str:

@@ -16,14 +16,15 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from bibconv import facts
+from bibconv import facts, latex
 from bibconv.arxiv import parse_arxiv_id
 from bibconv.formats.bibtex import table as m
-from bibconv.formats.bibtex.fields import unprotect
+from bibconv.formats.bibtex.fields import subtitle_text, unprotect
 from bibconv.formats.bibtex.write import entry_type_for, read_type
 from bibconv.languages import babel_name, to_bcp47
 from bibconv.model import Date, Name, Record
 from bibconv.projection import arxiv_kept, edtf, names_kept, squash
+from bibconv.subtitles import SUBTITLES, split_off
 
 __all__ = ["project"]
 
@@ -52,6 +53,13 @@ def project(record: Record, dialect: str) -> Record:
         del fields["URL"]  # a link to the preprint (abs page or PDF) is the block's own
         arxiv = replace(arxiv, version=arxiv.version or found[1])  # and may name its version
     extra = _extra(record)
+    for key, var in SUBTITLES.items():  # a subtitle the title holds is written in it (classic BibTeX)
+        raw = record.extra.get(key)
+        if not (isinstance(raw, str) and key in extra and var in record.fields):
+            continue
+        if dialect != "biblatex" or split_off(record.fields[var], subtitle_text(raw)) is None:
+            del extra[key]
+    _kept_langid(fields, extra)
     if isinstance(record.extra.get(m.TEX_KEPT), dict):
         extra[m.TEX_KEPT] = record.extra[m.TEX_KEPT]  # read again from the fields written as they were
     if not preprint and written not in (
@@ -95,6 +103,22 @@ def _fields(record: Record, dialect: str, entry: str) -> dict[str, str]:
         if not fields[var]:
             del fields[var]
     return fields
+
+
+def _kept_langid(fields: dict[str, str], extra: dict[str, object]) -> None:
+    """A kept ``langid`` field naming a language is read back as the language when the record's own is
+    not written to ``langid`` (it is then written to ``language``, which is kept)."""
+    langid = extra.get("bibtex:langid")
+    tag = to_bcp47(latex.decode(str(langid), markup=False)) if langid is not None else None
+    if tag is None:
+        return
+    del extra["bibtex:langid"]
+    language = fields.get("language")
+    if language is not None and babel_name(language):
+        return  # the record's language is the langid written
+    if language is not None:
+        extra["bibtex:language"] = language
+    fields["language"] = tag
 
 
 def _extra(record: Record) -> dict[str, object]:

@@ -53,13 +53,14 @@ from bibconv import facts, latex
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.commands import SORT_HINTS
 from bibconv.formats.bibtex.faithful import as_read
-from bibconv.formats.bibtex.fields import PREPRINT_TYPES
+from bibconv.formats.bibtex.fields import PREPRINT_TYPES, subtitle_text
 from bibconv.formats.bibtex.safety import NEWLINES_RE, blocks, braces_ok, defined_by_blocks, protect, safe
 from bibconv.languages import babel_name
 from bibconv.latex.allow import disallowed, tex_allowed
 from bibconv.latex.case import PROTECT_MODES
 from bibconv.model import Date, Name, Record
 from bibconv.registry import EntryWriter, WriteContext, register
+from bibconv.subtitles import SUBTITLES, split_off
 
 __all__ = [
     "BiblatexWriter",
@@ -193,6 +194,7 @@ class _EntryWriter:
         "defined",
         "dialect",
         "extended",
+        "joined",
         "known",
         "protect_mode",
         "rid",
@@ -212,6 +214,7 @@ class _EntryWriter:
         self.rid: str | None = None
         self.where: str | None = None
         self.values: dict[str, str] = {}
+        self.joined: set[str] = set()
 
     def warn(self, message: str) -> None:
         self.ctx.warn(f"{self.where}: {message}" if self.where else message, self.rid)
@@ -370,12 +373,28 @@ class _EntryWriter:
         if self.extended and record.type == "article" and "status" not in record.fields and not journal_doi:
             self.put_raw("pubstate", "prepublished")  # not for a paper a journal DOI says is out
 
+    def without_subtitles(self, record: Record) -> dict[str, str]:
+        """The record's fields, for biblatex each title that ends with its kept subtitle field without
+        it (the field is written as kept); classic BibTeX has no subtitle field: the title keeps it."""
+        fields = dict(record.fields)
+        self.joined = set()
+        for key, var in SUBTITLES.items():
+            raw = record.extra.get(key)
+            if not isinstance(raw, str) or var not in fields:
+                continue
+            head = split_off(fields[var], subtitle_text(raw)) if self.extended else None
+            if head is None:
+                self.joined.add(key)  # in the title only (or changed with it)
+            else:
+                fields[var] = head
+        return fields
+
     def put_extras(self, record: Record) -> None:
         note = record.extra.get(facts.NOTE_KEY)
         if isinstance(note, str) and note.strip():  # bibconv's own notes, in a field no style prints
             self.put_tex(facts.NOTE_FIELD, self.plain(note))
         for key, value in record.extra.items():
-            if not key.startswith("bibtex:") or key in m.RESERVED_EXTRAS:
+            if not key.startswith("bibtex:") or key in m.RESERVED_EXTRAS or key in self.joined:
                 continue
             name = key[7:]
             if name in self.values or (name == "primaryclass" and record.arxiv is not None):
@@ -445,7 +464,7 @@ class _EntryWriter:
             self.put_names(record, low)
         reads_as = read_type(record, entry)
         rows = m.writes_for(self.dialect, low)
-        fields = record.fields
+        fields = self.without_subtitles(record)
         implied = m.IMPLIED_GENRES.get(low) if reads_as in ("thesis", "report") else None
         for var in number_order(record, reads_as):
             if var == "genre" and fields[var] == implied:

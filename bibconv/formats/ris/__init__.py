@@ -85,6 +85,7 @@ from bibconv.formats.ris.table import (
 from bibconv.latex import strip_markup
 from bibconv.model import Date, Name, Record
 from bibconv.registry import EntryWriter, ReadContext, WriteContext, register
+from bibconv.subtitles import SUBTITLES
 from bibconv.textio import iter_lines, open_text
 
 if TYPE_CHECKING:
@@ -364,6 +365,8 @@ class Projector:
             if key in (TY_KEY, DATE_INFO_KEY, facts.NOTE_KEY):
                 continue
             tag = extra_tag(key)
+            if tag is None and SUBTITLES.get(key) in record.fields:
+                continue  # the title holds it
             if tag is None:
                 self._warn(f"extra:{key}", f"RIS cannot hold {key!r}; dropped", record)
                 continue
