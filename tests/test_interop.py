@@ -227,7 +227,7 @@ def test_what_pybtex_cannot_hold() -> None:
     assert person.last_names == ["{Ben Arous}"]
     assert bibconv.from_pybtex(bibconv.to_pybtex([record]))[0].authors == (Name(literal="Ben Arous"),)
     assert bibconv.from_bibtexparser(bibconv.to_bibtexparser([record]))[0].authors == (
-        Name(family="Ben Arous"),
+        Name(literal="Ben Arous"),  # written {Ben Arous}: "{Ben Arous}," is an error to bibtex
     )
 
 

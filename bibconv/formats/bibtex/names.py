@@ -26,11 +26,17 @@ from bibconv.formats.bibtex.name_parts import bibtex_parts
 from bibconv.model import Name
 from bibconv.names_cjk import split_unspaced, unspaced
 
-__all__ = ["format_bibtex_name", "split_bibtex_names"]
+__all__ = [
+    "biber_refuses",
+    "family_alone_is_literal",
+    "format_bibtex_name",
+    "particle_is_von",
+    "split_bibtex_names",
+]
 
 OTHERS = "others"
 _AND_RE = re.compile(r"\s+[Aa][Nn][Dd]\s+")
-_EXTENDED_RE = re.compile(r"^\s*(?:family|given|prefix|suffix|useprefix)\s*=", re.IGNORECASE)
+_EXTENDED_RE = re.compile(r'^\s*"?\s*(?:family|given|prefix|suffix|useprefix)\s*=', re.IGNORECASE)
 _SPACE_RE = re.compile(r"\s+")
 _COMMA_RE = re.compile(r"\s*,\s*")
 # Space-form accents and letter macros (``Fran\c cois``, ``Sz\H ol\H o``, ``Stra\ss e``) are one word
@@ -166,9 +172,32 @@ def _parse_name(text: str, warn: Callable[[str], None]) -> Name:
     return Name(family=family, given=given, non_dropping_particle=particle, suffix=suffix)
 
 
+def _extended_items(text: str) -> list[str]:
+    """The ``key=value`` items of an extended name: cut at commas outside braces and double quotes
+    (biber reads ``"suffix={Jr, III}"`` as one item), each without its quotes."""
+    items: list[str] = []
+    depth, quoted, start, pos = 0, False, 0, 0
+    while pos < len(text):
+        ch = text[pos]
+        if ch == "\\":
+            pos += 1
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(depth - 1, 0)
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        elif ch == "," and depth == 0 and not quoted:
+            items.append(text[start:pos])
+            start = pos + 1
+        pos += 1
+    items.append(text[start:])
+    return [item.strip().removeprefix('"').removesuffix('"') for item in items]
+
+
 def _parse_extended(text: str, warn: Callable[[str], None]) -> Name:
     values: dict[str, str] = {}
-    for item in _split_depth0(text, _COMMA_RE):
+    for item in _extended_items(text):
         key, sep, value = item.partition("=")
         if not sep:
             if item.strip():
@@ -213,17 +242,33 @@ def _risky(text: str, value: str) -> bool:
     )
 
 
-def _family_tex(family: str, enc: Callable[[str], str]) -> str:
-    value = enc(family)
-    words = family.split()
-    needs = (
+def _family_needs_braces(family: str, value: str) -> bool:
+    return (
         _risky(family, value)
-        or len(words) != 1
+        or len(family.split()) != 1
         or _first_is_lower(family)
         or not family[:1].isalpha()
         or family.lower() == OTHERS
     )
-    return "{" + value + "}" if needs else value
+
+
+def _family_tex(family: str, enc: Callable[[str], str]) -> str:
+    value = enc(family)
+    return "{" + value + "}" if _family_needs_braces(family, value) else value
+
+
+def family_alone_is_literal(name: Name) -> bool:
+    """Whether classic BibTeX can hold ``name`` (a family, maybe a particle, nothing else) only wholly
+    braced, which bibtex and biber read as that family and bibconv as a literal: a family that
+    needs braces (``{Ben Arous}``, ``{a,b,c}``), that would read back split (``{李小明}``), or that
+    follows a particle BibTeX cannot read as von with no given name after it."""
+    family = name.family or ""
+    if name.given or name.suffix or not family:
+        return False
+    particle = name.non_dropping_particle or name.dropping_particle
+    if particle:
+        return not _is_von(particle)
+    return _family_needs_braces(family, family) or split_unspaced(family) is not None
 
 
 def _part_tex(text: str, enc: Callable[[str], str]) -> str:
@@ -235,15 +280,51 @@ def _is_von(particle: str) -> bool:
     return all(_first_is_lower(w) and w[:1].isalpha() for w in particle.split())
 
 
+def particle_is_von(particle: str) -> bool:
+    """Whether classic BibTeX reads ``particle`` back as the von part of ``particle Family, Given``.
+
+    BibTeX's von part runs to the last word that starts in lowercase, so a particle of lowercase
+    words is von, and so is one whose capitalised words come before a lowercase last word
+    (``López de Molina, G.``: von "López de", last "Molina"); a particle ending in a capitalised
+    word (``De Leo``) cannot be von.
+
+    >>> particle_is_von("van der"), particle_is_von("López de"), particle_is_von("De")
+    (True, True, False)
+    """
+    if _is_von(particle):
+        return True
+    words = particle.split()
+    return (
+        bool(words)
+        and "a" <= words[-1][0] <= "z"
+        and not _risky(particle, particle)
+        and not any(ch in particle for ch in "{}\\")
+    )
+
+
+def biber_refuses(text: str) -> bool:
+    """Whether biber skips the entry of a name written as ``text`` (not in the extended form): it
+    counts every comma, braced or not, and allows two, unless the whole name is braced."""
+    return not _wholly_braced(text) and (text.count(",") > 2 or ",," in text)
+
+
 def _extended(name: Name, enc: Callable[[str], str]) -> str:
+    """biblatex's extended form; an item whose value holds a comma is quoted, as biber splits the
+    items like CSV (``"suffix={Jr, III}"``)."""
     parts = [
         ("family", name.family),
         ("given", name.given),
         ("prefix", name.dropping_particle or name.non_dropping_particle),
         ("suffix", name.suffix),
     ]
-    text = ", ".join(f"{key}={{{enc(value)}}}" for key, value in parts if value)
-    return text + (", useprefix=true" if name.non_dropping_particle else ", useprefix=false")
+    items = []
+    for key, value in parts:
+        if value:
+            item = f"{key}={{{enc(value)}}}"
+            items.append(f'"{item}"' if "," in item else item)
+    if name.dropping_particle or name.non_dropping_particle:
+        items.append("useprefix=true" if name.non_dropping_particle else "useprefix=false")
+    return ", ".join(items)
 
 
 def format_bibtex_name(
@@ -259,12 +340,18 @@ def format_bibtex_name(
     * A family-only name whose family is braced gets a trailing comma (``{Ben Arous},``); a name
       wholly in braces is a literal.
     * Given names and suffixes are braced when they hold a comma, ``and``, ``~``, math or ``\ ``.
-    * A particle of lowercase words is written as BibTeX's ``von`` (``van der Waals, J. D.``); a
-      capitalised one can only be kept inside the braced family (``{De Leo}, Rossana``).
+    * A particle BibTeX reads as ``von`` (:func:`particle_is_von`) is written as one
+      (``van der Waals, J. D.``, ``López de Molina, G.``); one ending in a capitalised word can only
+      be kept inside the braced family (``{De Leo}, Rossana``).
     * Classic BibTeX has no dropping particle: it is written as ``von`` too, unless ``extended=True``
       (biblatex), which writes such names — and names with a capitalised particle — in biblatex's
       extended form ``family={…}, given={…}, prefix={…}, useprefix=false``, read back exactly by
-      :func:`split_bibtex_names`.
+      :func:`split_bibtex_names`. So does a name biber would skip in the comma form
+      (:func:`biber_refuses`: ``"suffix={Jr, III}"``) and a family alone that needs braces
+      (``family={Ben Arous}``).
+    * In classic BibTeX a family alone that needs braces is wholly braced (``{Ben Arous}``,
+      ``{a,b,c}``: :func:`family_alone_is_literal`), which bibtex and biber read as that family and
+      bibconv as a literal (``{Ben Arous},`` is an error to bibtex and a warning to biber).
 
     >>> format_bibtex_name(Name(family="Waals", given="J. D.", non_dropping_particle="van der"))
     'van der Waals, J. D.'
@@ -274,22 +361,29 @@ def format_bibtex_name(
     particle = name.non_dropping_particle or name.dropping_particle
     if extended and (name.dropping_particle or (particle and not _is_von(particle))):
         return _extended(name, encode)
+    text = _comma_form(name, encode, particle)
+    if extended and (biber_refuses(text) or family_alone_is_literal(name)):
+        return _extended(name, encode)  # biber reads it exactly (it skips the comma form, or reads a literal)
+    return text
+
+
+
+
+def _comma_form(name: Name, encode: Callable[[str], str], particle: str | None) -> str:
     family = name.family or ""
-    if particle and _is_von(particle):
+    if particle and particle_is_von(particle):
         last = encode(particle) + " " + (_family_tex(family, encode) if family else "{}")
     elif particle:
         last = "{" + encode(f"{particle} {family}".strip()) + "}"
     else:
         last = _family_tex(family, encode) if family else "{}"
-    if not particle and not name.suffix and family:
-        if name.given and (whole := unspaced(family, name.given)):
-            return encode(whole)  # 李小明: as written, read back into the same parts
-        if not name.given and split_unspaced(family):
-            return last + ","  # a family name alone that would otherwise read back split
+    if not (particle or name.suffix) and family and name.given and (whole := unspaced(family, name.given)):
+        return encode(whole)  # 李小明: as written, read back into the same parts
     first = _part_tex(name.given, encode) if name.given else ""
     if name.suffix:
         return f"{last}, {_part_tex(name.suffix, encode)}, {first}"
     if first:
         return f"{last}, {first}"
-    # A lone braced family would read back as a literal: the comma says "family, no given name".
-    return last + "," if last.startswith("{") and last.endswith("}") else last
+    if family_alone_is_literal(name):  # bibtex errs on "{Ben Arous},", biber warns; both read {Ben Arous}
+        return "{" + encode(f"{particle or ''} {family}".strip()) + "}"
+    return last

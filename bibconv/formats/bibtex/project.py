@@ -2,13 +2,14 @@ r"""What a record keeps through BibTeX and biblatex (:func:`project`), from the 
 :mod:`bibconv.formats.bibtex.table`: each variable's kind says what survives.
 
 Every variable is kept (those without a field of their own in ``csl-<variable>`` fields), names (a
-particle that is not lowercase joins the family in classic BibTeX, a dropping particle becomes
-BibTeX's ``von``), affiliations (``<field>affiliations``), the arXiv block (``eprint``… and
-``arxiv*`` fields; a URL to the preprint is the block's own), dates (EDTF seasons ``2017-23``; a
-season beside a month or day is dropped, so is circa on a range), keywords (split at commas and
-semicolons), paragraphs of abstracts and notes only (other white space is TeX's), ``bibtex:*``
-extras. Text is TeX: a ``nocase`` span protects only capitals. The record type is what the entry
-type reads back as (classic BibTeX writes many types as ``@misc``); the key is :func:`table.safe_key`.
+particle BibTeX cannot read as ``von`` joins the family in classic BibTeX, a dropping particle becomes
+BibTeX's ``von``, a family alone that needs braces a literal), affiliations (``<field>affiliations``),
+the arXiv block (``eprint``… and ``arxiv*`` fields; a URL to the preprint is the block's own), dates
+(EDTF seasons ``2017-23``; a season beside a month or day is dropped, so is circa on a range), keywords
+(split at commas and semicolons), paragraphs of abstracts and notes only (other white space is TeX's),
+``bibtex:*`` extras. Text is TeX: a ``nocase`` span protects only capitals. The record type is what the
+entry type reads back as (classic BibTeX writes many types as ``@misc``); the key is
+:func:`table.safe_key`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from bibconv import facts, latex
 from bibconv.arxiv import parse_arxiv_id
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.fields import subtitle_text, unprotect
+from bibconv.formats.bibtex.names import family_alone_is_literal, particle_is_von
 from bibconv.formats.bibtex.write import entry_type_for, read_type
 from bibconv.languages import babel_name, to_bcp47
 from bibconv.model import Date, Name, Record
@@ -162,7 +164,11 @@ def _bibtex_name(name: Name, dialect: str) -> Name:
     lowercase = bool(particle) and all(w[:1].isalpha() and w[:1].islower() for w in (particle or "").split())
     if dialect == "biblatex" and (name.dropping_particle or (particle and not lowercase)):
         return replace(name, affiliation=affiliation)  # biblatex's extended name form holds it all
-    if particle and not lowercase:
+    if dialect == "biblatex" and family_alone_is_literal(name):
+        return replace(name, affiliation=affiliation)  # the extended form: family={Ben Arous}
+    if family_alone_is_literal(name):  # wholly braced: {Ben Arous}
+        return Name(literal=_plain(f"{particle or ''} {name.family or ''}"), affiliation=affiliation)
+    if particle and not particle_is_von(particle):
         name = replace(name, family=f"{particle} {name.family or ''}".strip(), non_dropping_particle=None)
     elif particle:
         name = replace(name, non_dropping_particle=particle)

@@ -54,6 +54,7 @@ from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.commands import SORT_HINTS
 from bibconv.formats.bibtex.faithful import as_read
 from bibconv.formats.bibtex.fields import PREPRINT_TYPES, subtitle_text
+from bibconv.formats.bibtex.inherit import ALIASES
 from bibconv.formats.bibtex.safety import NEWLINES_RE, blocks, braces_ok, defined_by_blocks, protect, safe
 from bibconv.languages import babel_name
 from bibconv.latex.allow import disallowed, tex_allowed
@@ -171,12 +172,14 @@ def _encode_name_part(text: str, ascii_only: bool, warnings: list[str]) -> str:
 @lru_cache(maxsize=_CACHE)
 def _name_tex(name: Name, ascii_only: bool, extended: bool) -> tuple[str, tuple[str, ...]]:
     """A name in BibTeX form, with the warnings encoding it gave (names repeat across a file)."""
-    from bibconv.formats.bibtex.names import format_bibtex_name
+    from bibconv.formats.bibtex.names import biber_refuses, format_bibtex_name
 
     warnings: list[str] = []
     text = format_bibtex_name(
         name, lambda part: _encode_name_part(part, ascii_only, warnings), extended=extended
     )
+    if not extended and biber_refuses(text):
+        warnings.append(f"name {text!r} holds commas in its parts: bibtex reads it, biber skips the entry")
     return text, tuple(warnings)
 
 
@@ -197,6 +200,7 @@ class _EntryWriter:
         "joined",
         "known",
         "protect_mode",
+        "quiet",
         "rid",
         "values",
         "where",
@@ -215,9 +219,11 @@ class _EntryWriter:
         self.where: str | None = None
         self.values: dict[str, str] = {}
         self.joined: set[str] = set()
+        self.quiet = False
 
     def warn(self, message: str) -> None:
-        self.ctx.warn(f"{self.where}: {message}" if self.where else message, self.rid)
+        if not self.quiet:
+            self.ctx.warn(f"{self.where}: {message}" if self.where else message, self.rid)
 
     def replay(self, found: tuple[str, tuple[str, ...]]) -> str:
         for message in found[1]:
@@ -439,6 +445,7 @@ class _EntryWriter:
         else:
             entry = entry_type_for(record, self.dialect)
             self.put_all(record, entry)
+            self.drop_inherited(record, entry)
             tex = record.extra.get(m.TEX_KEPT)
             if isinstance(tex, dict) and not self.ctx.option("expand_commands"):
                 self.put_kept_tex(tex, entry)
@@ -456,6 +463,26 @@ class _EntryWriter:
         out.append(f"@{entry}{{{safe},\n{body}\n}}\n" if body else f"@{entry}{{{safe}\n}}\n")
         out.extend(blocks(record, "bibtex:after", self.warn))
         return "\n".join(out)
+
+    def drop_inherited(self, record: Record, entry: str) -> None:
+        """Leave out what a ``crossref`` child took from its parent, which bibtex and biber take again
+        (a parent's ``file``, ``abstract`` or ``keywords`` are not the child's): the fields the entry as
+        read did not have whose values are still those read. Classic BibTeX keeps what ``xdata``
+        gave, as it has no ``xdata``."""
+        source = record.source
+        if source is None or source.format != "bibtex" or "bibtex:crossref" not in record.extra:
+            return
+        if self.dialect == "bibtex" and "bibtex:xdata" in record.extra:
+            return
+        own = {ALIASES.get(name.lower(), name.lower()) for name, _ in source.fields}
+        values, joined, self.values, self.quiet = self.values, self.joined, {}, True
+        try:
+            self.put_all(source.read, entry)
+            as_read = self.values
+        finally:
+            self.values, self.joined, self.quiet = values, joined, False
+        for name in [n for n in values if ALIASES.get(n, n) not in own and as_read.get(n) == values[n]]:
+            del values[name]
 
     def put_all(self, record: Record, entry: str) -> None:
         """Every field of ``record`` for an entry of type ``entry``."""

@@ -201,10 +201,14 @@ def compare(
 
 
 def measure(
-    paths: Iterable[Path], styles: Iterable[str] = STYLES, biber: bool = True, workers: int = 2
+    paths: Iterable[Path],
+    styles: Iterable[str] = STYLES,
+    biber: bool = True,
+    workers: int = 2,
+    options: dict[str, object] | None = None,
 ) -> list[Outcome]:
     """Outcomes for every input under every style (and biber for the biblatex inputs), with
-    ``workers`` consumers running at once."""
+    ``workers`` consumers running at once; ``options`` go to the writer (``normalize=True``)."""
     paths, styles = list(paths), list(styles)
     with tempfile.TemporaryDirectory(prefix="bbl-check-") as tmp:
         before_dir, after_dir = Path(tmp, "before"), Path(tmp, "after")
@@ -214,7 +218,7 @@ def measure(
         made_text: dict[str, set[str]] = {}
         for path, name in zip(paths, names, strict=True):
             shutil.copy(path, before_dir / name)
-            text, made_text[name] = roundtrip(path)
+            text, made_text[name] = roundtrip(path, options)
             (after_dir / name).write_text(text, encoding="utf-8")
         jobs = [(path, name, style) for path, name in zip(paths, names, strict=True) for style in styles]
         latex = [(p, n) for p, n in zip(paths, names, strict=True) if for_biber(p)]
@@ -274,8 +278,10 @@ def main() -> None:
     parser.add_argument("-v", "--verbose", action="store_true", help="list the changed entries")
     parser.add_argument("--style", action="append", help="only these styles")
     parser.add_argument("--no-biber", action="store_true")
+    parser.add_argument("--normalize", action="store_true", help="write every entry from its fields")
     args = parser.parse_args()
-    outcomes = measure(args.files or inputs(), args.style or STYLES, biber=not args.no_biber)
+    options = {"normalize": True} if args.normalize else None
+    outcomes = measure(args.files or inputs(), args.style or STYLES, biber=not args.no_biber, options=options)
     if args.verbose:
         for o in outcomes:
             for key, before, after in o.changed:

@@ -87,8 +87,10 @@ def test_bibtex_to_csljson_to_bibtex(path: Path) -> None:
     assert [r.replace(id=None) for r in _comparable(through)] == [
         r.replace(id=None) for r in _comparable(records)
     ]
-    # Through CSL-JSON the entries as read are gone: the output is the normalised one.
-    assert bibconv.write(through, dialect) == bibconv.write(records, dialect, normalize=True)
+    # Through CSL-JSON the entries as read are gone: the output is the normalised one (of records
+    # that no longer know their entry, so a crossref child is written whole).
+    unread = [r.replace(source=None) for r in records]
+    assert bibconv.write(through, dialect) == bibconv.write(unread, dialect, normalize=True)
 
 
 _SPECIALS = "{}@%\\#&_~^\"',=()[]<>–—"
