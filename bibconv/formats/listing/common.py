@@ -263,8 +263,11 @@ def looks_like_names(text: str) -> bool:
             w for w in words if w.lower() not in _LOWER_PARTICLES and not (w.islower() and len(w) <= 3)
         ] or [w for w in words if w[:1].isupper()]  # "Da Et": capitalised, so names, not particles
         lowercase = not capitals or any(w[0].isalpha() and not w[0].isupper() for w in capitals)
-        cjk = all(_is_cjk(c) for c in piece.replace(" ", ""))
-        if (lowercase or not words[-1][:1].isupper()) and not cjk and not words[-1].startswith("-"):
+        if (
+            (lowercase or not words[-1][:1].isupper())
+            and not words[-1].startswith("-")
+            and not all(_is_cjk(c) for c in piece.replace(" ", ""))
+        ):
             return False
     return not (len(pieces) == 1 and len(pieces[0].split()) == 1)
 
