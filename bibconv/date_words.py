@@ -1,5 +1,9 @@
-"""The words of written dates: month and weekday names from Babel's CLDR locale data (the
-lookup is built once, on first use), season words and the small words between a date's parts.
+"""The words of written dates: month and weekday names from Babel's CLDR locale data, season
+words and the small words between a date's parts.
+
+Building the month lookup from Babel takes half a second, so the lookup is saved with the
+package (``date_words.json``, for the Babel version it was made from; ``python -m
+bibconv.date_words`` writes it again) and built from Babel only for another version.
 
 A name that means different months in different languages (Czech *listopad* is November,
 Croatian *listopad* October) is only read when a language hint settles it.
@@ -7,11 +11,15 @@ Croatian *listopad* October) is only read when a language hint settles it.
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
-__all__ = ["DATE_LOCALES", "FILLERS", "SEASON_WORDS", "month_of", "normalised", "weekdays"]
+__all__ = ["DATE_LOCALES", "FILLERS", "SEASON_WORDS", "month_of", "normalised", "saved_text", "weekdays"]
+
+_SAVED = Path(__file__).with_name("date_words.json")
 
 DATE_LOCALES: tuple[str, ...] = (
     "en", "fr", "de", "es", "it", "pt", "nl", "ca", "gl", "eu", "sv", "da", "nb", "nn", "fi",
@@ -65,7 +73,50 @@ def _freeze(table: dict[str, dict[int, set[str]]]) -> dict[str, dict[int, frozen
 
 @lru_cache(maxsize=1)
 def _names() -> _Names:
-    """Build the month and weekday lookup from Babel once."""
+    """The month and weekday lookup: the table saved for the installed Babel, else built from it."""
+    return _saved() or _from_babel()
+
+
+def _saved() -> _Names | None:
+    """The table of ``date_words.json``, when it was made from the installed Babel's data."""
+    import babel
+
+    try:
+        data = json.loads(_SAVED.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if data.get("babel") != babel.__version__ or data.get("locales") != list(DATE_LOCALES):
+        return None
+
+    def thawed(table: dict[str, dict[str, list[str]]]) -> dict[str, dict[int, frozenset[str]]]:
+        return {k: {int(m): frozenset(langs) for m, langs in v.items()} for k, v in table.items()}
+
+    return _Names(thawed(data["months"]), thawed(data["folded"]), frozenset(data["weekdays"]))
+
+
+def saved_text() -> str:
+    """``date_words.json`` as the installed Babel makes it (``python -m bibconv.date_words`` writes it)."""
+    import babel
+
+    names = _from_babel()
+
+    def frozen(table: dict[str, dict[int, frozenset[str]]]) -> dict[str, dict[str, list[str]]]:
+        return {
+            k: {str(m): sorted(langs) for m, langs in sorted(v.items())} for k, v in sorted(table.items())
+        }
+
+    data = {
+        "babel": babel.__version__,
+        "locales": list(DATE_LOCALES),
+        "months": frozen(names.months),
+        "folded": frozen(names.folded),
+        "weekdays": sorted(names.weekdays),
+    }
+    return json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def _from_babel() -> _Names:
+    """Build the month and weekday lookup from Babel's CLDR data (half a second)."""
     from babel import Locale, UnknownLocaleError
 
     months: dict[str, dict[int, set[str]]] = {}
@@ -112,3 +163,7 @@ def month_of(word: str, lang: str | None) -> int | None:
 def weekdays() -> frozenset[str]:
     """The weekday names of every language (normalised)."""
     return _names().weekdays
+
+
+if __name__ == "__main__":  # pragma: no cover - a maintainer's command
+    _SAVED.write_text(saved_text(), encoding="utf-8")

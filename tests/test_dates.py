@@ -146,3 +146,11 @@ def test_dates_written_by_cldr_read_back(day: datetime.date, locale: str, width:
     found = parse_date(text, locale)
     assert found is not None, text
     assert found.parts == ((day.year, day.month, day.day),), text
+
+
+def test_the_saved_month_table_is_babels() -> None:
+    """The month and weekday lookup saved with the package is the one Babel's data makes (for
+    another Babel version it is built from Babel instead)."""
+    from bibconv import date_words
+
+    assert date_words._names() == date_words._from_babel()
