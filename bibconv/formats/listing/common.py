@@ -79,13 +79,33 @@ def _reads_as_tex(text: str) -> bool:
     return ("{" in outside or "}" in outside) and _TEX_BESIDE_BRACES.search(outside) is not None
 
 
-def rich_text(text: str) -> str:
+def rich_text(text: str, *, tex: bool = False) -> str:
     """Plain listing text → record rich text, TeX decoded where the text reads as TeX. Braces
-    alone are the page's own characters (``the set {1, 2}``, ``{ return x; }``) and are kept."""
+    alone are the page's own characters (``the set {1, 2}``, ``{ return x; }``) and are kept.
+    ``tex``: the text is TeX by its source (arXiv's metadata), so its ligatures are TeX's too."""
     from bibconv import latex
 
     text = clean_space(text)
-    return latex.decode(text) if _reads_as_tex(text) else latex.escape_markup(text)
+    if _reads_as_tex(text):
+        return latex.decode(text)
+    return tex_ligatures(latex.escape_markup(text)) if tex else latex.escape_markup(text)
+
+
+_LIGATURE_RE = re.compile(r"---|--|``|''")
+_OUTSIDE_MATH_RE = re.compile(r"(\$[^$]*\$|<[^>]*>)")
+
+
+def tex_ligatures(rich: str) -> str:
+    """``--``, ``---``, ````` `` `````, ``''`` in rich text as TeX typesets them (–, —, “, ”), outside math
+    and tags: arXiv's titles and abstracts are TeX ("CROCI -- An analysis")."""
+    if "--" not in rich and "``" not in rich and "''" not in rich:
+        return rich
+    from bibconv.latex.tables import LIGATURES
+
+    parts = _OUTSIDE_MATH_RE.split(rich)
+    for i in range(0, len(parts), 2):
+        parts[i] = _LIGATURE_RE.sub(lambda m: LIGATURES[m[0]], parts[i])
+    return "".join(parts)
 
 
 def plain_name(text: str) -> str:
@@ -337,13 +357,15 @@ class Entry:
         from bibconv.languages import to_bcp47
 
         fields: dict[str, str] = dict(self.fields)
-        title = self.title if self.title_is_rich else rich_text(self.title)
+        arxiv = self.arxiv is not None
+        title = self.title if self.title_is_rich else rich_text(self.title, tex=arxiv)
+        title = tex_ligatures(title) if arxiv else title
         if title:
             fields["title"] = title
         abstract = clean_space(self.abstract)
         extra = dict(self.extra)
         if abstract:
-            fields["abstract"] = rich_text(abstract)
+            fields["abstract"] = rich_text(abstract, tex=arxiv)
             if _TRUNCATED.search(abstract):
                 facts.add(extra, TRUNCATED_NOTE)
         authors = tuple(n for n in self.authors if n.literal != "others")  # "et al." is said in a note
