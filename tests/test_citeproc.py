@@ -9,6 +9,7 @@ BibTeX reader is taken out first, each rule with its reason (``PANDOC_OWN``).
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from collections import Counter
@@ -22,6 +23,8 @@ from tests.tools import require_shared, require_tool
 ROOT = Path(__file__).resolve().parents[1]
 IEEE = ROOT / "fixtures" / "styles" / "ieee.csl"
 README_EXAMPLE = ROOT / "fixtures" / "text" / "read" / "numbered_en.txt"
+# bibconv's own: theses and reports (genres), French and German titles (langid), a subtitle, a sorting hint.
+OWN_EXAMPLE = ROOT / "fixtures" / "bibtex" / "read" / "bibconv_theses_languages.bib"
 
 SHARED_INPUTS = [
     ("corpus", "bibtex", "bbt_import_Better_BibTeX.006.bib"),
@@ -53,6 +56,8 @@ PANDOC_OWN: list[tuple[str, str, str]] = [
     # @online is a webpage for pandoc: IEEE prints "[Online]. Available: URL" for it only.
     (r"\[Online\]\. Available: ", "", "@online is read as a webpage"),
     (r"(?i)https?://\S+?(?=\.?(\s|$))", "", "@online is read as a webpage (URLs shown for it alone)"),
+    # pandoc gives @techreport no genre (BibTeX's styles print "Technical Report" for it).
+    (r"\b[Tt]echnical [Rr]eport\b\s*", "", "@techreport is read without its genre"),
 ]
 
 
@@ -84,11 +89,12 @@ def render(bibliography: str, ext: str, workdir: Path, style: Path | None) -> li
 
 
 def _inputs() -> list[tuple[str, ...]]:
-    return [("README", str(README_EXAMPLE))] + [("shared", *parts) for parts in SHARED_INPUTS]
+    own = [("README", str(README_EXAMPLE)), ("own", str(OWN_EXAMPLE))]
+    return own + [("shared", *parts) for parts in SHARED_INPUTS]
 
 
 def _path(spec: tuple[str, ...]) -> Path:
-    return Path(spec[1]) if spec[0] == "README" else require_shared(*spec[1:])
+    return Path(spec[1]) if spec[0] in ("README", "own") else require_shared(*spec[1:])
 
 
 # What pandoc's BibTeX reader does to one input: the words it drops and whether it changes the
@@ -151,3 +157,60 @@ def test_math_in_a_title_keeps_its_case_in_every_style(tmp_path: Path) -> None:
     assert api.read(written.encode(), "csljson")[0].fields["title"] == "Sorting in $O(n \\log n)$ time"
     (entry,) = render(written, ".json", tmp_path, None)  # Chicago title-cases the rest
     assert "“Sorting in $O(n \\log n)$ Time.”" in entry
+
+
+# How pandoc's BibTeX reader gives a genre or a language other than as bibconv's CSL-JSON holds them.
+PANDOC_GENRE_LANGUAGE: dict[str, str] = {
+    "apostrophe": "pandoc writes the apostrophe of its own terms typographically (Master’s thesis)",
+    "case": "pandoc's localised terms are lowercase (biblatex's type = {techreport}: technical report)",
+    "region": "pandoc gives a babel name its country (french: fr-FR); the languages are compared",
+    "techreport": "pandoc gives @techreport no genre",
+}
+
+
+def _pandoc_items(bibliography: str, dialect: str) -> dict[str, dict[str, str]]:
+    args = [require_tool("pandoc"), "-f", dialect, "-t", "csljson"]
+    done = subprocess.run(args, input=bibliography, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return {item["id"]: item for item in json.loads(done.stdout)}
+
+
+def _genre_language(item: dict[str, str]) -> tuple[str, str]:
+    """Genre and language with pandoc's own differences (:data:`PANDOC_GENRE_LANGUAGE`) taken out."""
+    genre = (item.get("genre") or "").replace("’", "'").casefold()
+    return ("" if genre == "technical report" else genre), (item.get("language") or "").split("-")[0]
+
+
+GENRE_LANGUAGE_INPUTS = [("own", str(OWN_EXAMPLE)), ("shared", "corpus", "bibtex", "biblatex-examples.bib")]
+
+
+@pytest.mark.parametrize("dialect", ["bibtex", "biblatex"])
+@pytest.mark.parametrize("spec", GENRE_LANGUAGE_INPUTS, ids=lambda s: s[-1])
+def test_pandoc_reads_genre_and_language_from_our_bibtex_as_our_csljson_holds_them(
+    spec: tuple[str, ...], dialect: str
+) -> None:
+    records = api.read(str(_path(spec)), strict=False)
+    ours = {item["id"]: item for item in json.loads(str(api.write(records, "csljson")))}
+    theirs = _pandoc_items(str(api.write(records, dialect)), dialect)
+    assert theirs.keys() == ours.keys()
+    differences = {
+        key: (_genre_language(item), _genre_language(ours[key]))
+        for key, item in theirs.items()
+        if _genre_language(item) != _genre_language(ours[key])
+    }
+    assert differences == {}
+    assert sum(1 for item in ours.values() if item.get("genre")) >= 4
+    assert sum(1 for item in ours.values() if item.get("language")) >= 2
+
+
+def test_french_and_german_titles_keep_their_case_in_chicago(tmp_path: Path) -> None:
+    records = api.read(str(OWN_EXAMPLE))
+    for text, ext in (
+        (str(api.write(records, "csljson")), ".json"),
+        (str(api.write(records, "biblatex")), ".bib"),
+    ):
+        entries = render(text, ext, tmp_path, None)
+        assert any("La théorie des ensembles: Une introduction pour les étudiants." in e for e in entries)
+        assert any("“Über die Entstehung der Sprachen im alten Europa.”" in e for e in entries)
+        assert any("“Learning to Rank Documents with Sparse Features.” PhD thesis" in e for e in entries)
+        assert any("Addison-Wesley" in e and "1973" in e and "noopsort" not in e for e in entries)
