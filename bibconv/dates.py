@@ -239,7 +239,11 @@ def search_date(
         for start, end in windows:
             begin, finish = tokens[start].start(), tokens[end].end()
             stop = 0 if nearest is None else _strongest(nearest, start, end)
-            if stop == _NO_DATE and not _ISO_WITH_TIME.match(text, begin, finish):
+            if (
+                stop
+                and not _ISO_WITH_TIME.match(text, begin, finish)
+                and not _may_be_cjk(stop, text, begin, finish)
+            ):
                 continue
             found = _parse(text[begin:finish], lang, day_first, words=stop == 0)
             if found is not None and found.month is not None:
@@ -251,6 +255,7 @@ def search_date(
 # or filler means a stretch holding it is no written date (_NOT_WRITTEN: only the numeric forms can
 # match); one of two letters or more, not right after a number and without the letters of CJK
 # dates, means no numeric date either (_NO_DATE), but for an ISO date with a time (2019-05-03T…).
+# Any such word is a letter, which no numeric form but those two (2026年4月20日 (月)) holds.
 # A word right after a number may be read with it ("20th"), so it never counts. The text is in NFC
 # and the stretches hold no ":" (a time), so their words are those _parse sees.
 _NOT_WRITTEN, _NO_DATE = 1, 2
@@ -278,6 +283,13 @@ def _stop(text: str, token: re.Match[str], language: str | None) -> int:
         return 0
     hard = len(word) >= 2 and not after_number and not _CJK_DATE_CHARS.intersection(word)
     return _NO_DATE if hard else _NOT_WRITTEN
+
+
+def _may_be_cjk(stop: int, text: str, begin: int, finish: int) -> bool:
+    """Whether a stretch stopped only softly holds the year mark of a CJK date."""
+    return stop == _NOT_WRITTEN and (
+        text.find("年", begin, finish) >= 0 or text.find("년", begin, finish) >= 0
+    )
 
 
 def _strongest(nearest: list[tuple[int, int]], start: int, end: int) -> int:
