@@ -63,14 +63,21 @@ def implied_fields(arxiv: Arxiv, record_type: str = "article") -> dict[str, str]
     return implied
 
 
-def without_implied(fields: dict[str, Any], arxiv: Arxiv, record_type: str) -> dict[str, Any]:
-    """``fields`` minus the values :func:`implied_fields` would write back anyway."""
+def without_implied(
+    fields: dict[str, Any], arxiv: Arxiv, record_type: str, *, any_link: bool = False
+) -> dict[str, Any]:
+    """``fields`` minus the values :func:`implied_fields` would write back anyway.
+
+    A URL is dropped only when it is the abs URL the writers write: one that is spelt otherwise
+    (``http://``, a PDF, a version) is kept as given. ``any_link``: a URL that names the preprint
+    and its version in any spelling is dropped too (a link a listing page shows for the paper).
+    """
     implied = implied_fields(arxiv, record_type)
     return {
         key: value
         for key, value in fields.items()
         if not (key in implied and str(value).lower() == implied[key].lower())
-        and not (key == "URL" and parse_arxiv_id(str(value)) == (arxiv.id, arxiv.version))
+        and not (any_link and key == "URL" and parse_arxiv_id(str(value)) == (arxiv.id, arxiv.version))
     }
 
 

@@ -27,7 +27,7 @@ from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.registry import ReadContext
 from bibconv.subtitles import SUBTITLES, join
 
-__all__ = ["PREPRINT_TYPES", "build_record", "decode", "subtitle_text", "unprotect", "verbatim"]
+__all__ = ["PREPRINT_TYPES", "build_record", "decode", "subtitle_text", "unbrace", "unprotect", "verbatim"]
 
 PREPRINT_TYPES = frozenset({"misc", "online", "unpublished", "electronic", "www", "preprint"})
 _ARXIV_FIELDS = ("eprint", "archiveprefix", "eprinttype", "primaryclass", "eprintclass")
@@ -60,9 +60,30 @@ def decode(raw: str) -> str:
     return latex.decode(raw)
 
 
+def unbrace(text: str) -> str:
+    """``text`` without brace groups that enclose all of it (``{{10.1016/…}}`` is ``10.1016/…``).
+
+    >>> unbrace("{{10.1016/j.x}}"), unbrace("{a}{b}")
+    ('10.1016/j.x', '{a}{b}')
+    """
+    while len(text) > 1 and text[0] == "{" and text[-1] == "}" and _closes_at_end(text):
+        text = text[1:-1].strip()
+    return text
+
+
+def _closes_at_end(text: str) -> bool:
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "{") - (ch == "}")
+        if depth == 0:
+            return i == len(text) - 1
+    return False
+
+
 def verbatim(raw: str) -> str:
-    r"""An identifier's text: ``\url{}`` unwrapped, ``\_``-style escapes undone, spaces trimmed."""
-    text = raw.strip()
+    r"""An identifier's text: ``\url{}`` unwrapped, enclosing braces and ``\_``-style escapes
+    undone, spaces trimmed."""
+    text = unbrace(raw.strip())
     found = _URL_MACRO_RE.match(text)
     if found:
         text = found[1].strip()
@@ -132,7 +153,7 @@ def _arxiv(fields: dict[str, str], entry: str) -> tuple[Arxiv | None, set[str], 
             continue
         if found[1] is None and here[1]:
             found = (found[0], here[1])
-        if name == "doi" or name == "url":
+        if name == "doi":  # the arXiv DOI; a URL is kept unless it is the abs URL (without_implied)
             consumed.add(name)
         elif name in _ONLY_FIELDS:
             only, cls = _only_arxiv(value, found[0])

@@ -20,7 +20,7 @@ from dataclasses import replace
 from bibconv import facts, latex
 from bibconv.arxiv import parse_arxiv_id
 from bibconv.formats.bibtex import table as m
-from bibconv.formats.bibtex.fields import subtitle_text, unprotect
+from bibconv.formats.bibtex.fields import subtitle_text, unbrace, unprotect
 from bibconv.formats.bibtex.names import family_alone_is_literal, particle_is_von
 from bibconv.formats.bibtex.write import entry_type_for, read_type
 from bibconv.languages import babel_name, to_bcp47
@@ -52,8 +52,7 @@ def project(record: Record, dialect: str) -> Record:
     arxiv = record.arxiv
     found = parse_arxiv_id(fields.get("URL", ""), bare=False) if arxiv is not None else None
     if arxiv is not None and found and found[0] == arxiv.id and found[1] in (None, arxiv.version or found[1]):
-        del fields["URL"]  # a link to the preprint (abs page or PDF) is the block's own
-        arxiv = replace(arxiv, version=arxiv.version or found[1])  # and may name its version
+        arxiv = replace(arxiv, version=arxiv.version or found[1])  # a link to it may name its version
     extra = _extra(record)
     for key, var in SUBTITLES.items():  # a subtitle the title holds is written in it (classic BibTeX)
         raw = record.extra.get(key)
@@ -92,8 +91,8 @@ def _fields(record: Record, dialect: str, entry: str) -> dict[str, str]:
         kind = row.kind if row is not None else m.own_kind(var)
         if var == "language" and babel_name(value):  # written as babel's name in langid
             fields[var] = to_bcp47(babel_name(value) or "") or value
-        elif kind == "verbatim":
-            fields[var] = value.strip()
+        elif kind == "verbatim":  # braces around all of it are TeX's, not the identifier's
+            fields[var] = unbrace(value.strip())
         elif kind == "plain":
             fields[var] = squash(value)
         elif kind == "title":  # a one-word nocase the writer's case protection adds anyway

@@ -380,7 +380,7 @@ class Entry:
         if self.doi:
             fields.setdefault("DOI", self.doi)
         if self.arxiv is not None:
-            fields = without_implied(fields, self.arxiv, self.record_type)
+            fields = without_implied(fields, self.arxiv, self.record_type, any_link=True)
         record = Record(
             type=_typed_by_venue(self.record_type, fields),
             fields=fields,

@@ -240,14 +240,26 @@ def test_arxiv_in_every_spelling() -> None:
     by_id = {r.id: r for r in records}
     for key in ("devlin2018bert", "he2015deep", "semantic", "devlin_bert_2019", "arxiv.1503.06733"):
         fields = by_id[key].fields
-        repeated = {"container-title", "DOI", "URL", "publisher", "note", "number"} & set(fields)
+        repeated = {"container-title", "DOI", "publisher", "note", "number"} & set(fields)
         assert not repeated, key
+    # a URL is dropped only where it is the abs URL written back; others are kept as given
+    assert "URL" not in by_id["arxiv.1503.06733"].fields
+    assert by_id["devlin_bert_2019"].fields["URL"] == "http://arxiv.org/abs/1810.04805"
+    assert by_id["url-only"].fields["URL"] == "https://arxiv.org/abs/2104.08821v4"
     assert by_id["quantum2018"].fields["DOI"] == "10.22331/q-2018-08-06-79"
     assert by_id["quantum2018"].fields["container-title"] == "Quantum"
     assert by_id["DBLP:journals/corr/abs-1810-04805"].fields["container-title"] == "CoRR"
     assert by_id["url-only"].fields["note"] == "Preprint"
     assert by_id["Ramaswamy2022ELUDE"].extra == {"bibtex:primaryclass": "cs, eess, q-bio"}
     assert by_id["vaswani2023attentionneed"].arxiv == Arxiv(id="1706.03762", primary_class="cs.CL")
+
+
+def test_identifiers_lose_braces_that_enclose_them() -> None:
+    # Better BibTeX: Options-to-use-default-import-process-1562 writes DOI = {{10.1016/…}}
+    text = "@article{k, doi = {{10.1016/j.buildenv.2018.07.033}}, url = {{http://example.org/{a}b}}}"
+    fields = read(text)[0][0].fields
+    assert fields["DOI"] == "10.1016/j.buildenv.2018.07.033"
+    assert fields["URL"] == "http://example.org/{a}b"
 
 
 def test_titles_keep_meaningful_groups_only() -> None:

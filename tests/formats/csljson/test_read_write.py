@@ -133,7 +133,17 @@ def test_zotero_arxiv_export_becomes_an_arxiv_block() -> None:
     assert item["number"] == "arXiv:2306.13455"
     assert item["publisher"] == "arXiv"
     assert item["DOI"] == "10.48550/arXiv.2306.13455"
-    assert item["URL"] == "https://arxiv.org/abs/2306.13455"
+    assert item["URL"] == "http://arxiv.org/abs/2306.13455"  # the URL as given
+
+
+def test_an_arxiv_url_is_dropped_only_when_it_is_the_one_written_back() -> None:
+    item = {"id": "k", "type": "article", "number": "arXiv:2306.13455", "URL": "https://arxiv.org/abs/2306.13455"}
+    record = bibconv.read(json.dumps([item]), "csljson")[0]
+    assert "URL" not in record.fields
+    for given in ("http://arxiv.org/abs/2306.13455", "https://arxiv.org/pdf/2306.13455v2"):
+        record = bibconv.read(json.dumps([{**item, "URL": given}]), "csljson")[0]
+        assert record.fields["URL"] == given
+        assert json.loads(bibconv.write([record], "csljson") or "")[0]["URL"] == given
 
 
 def test_arxiv_block_and_affiliations_survive_a_round_trip() -> None:

@@ -377,7 +377,7 @@ def test_zotero_preprint_export_reads_as_an_arxiv_article() -> None:
     assert record.arxiv is not None
     assert (record.arxiv.id, record.arxiv.version, record.arxiv.comment) == ("1810.04805", None, "13 pages")
     assert "DOI" not in record.fields
-    assert "URL" not in record.fields
+    assert record.fields["URL"] == "http://arxiv.org/abs/1810.04805"  # as given, not rewritten
     assert "publisher" not in record.fields
     assert record.fields["source"] == "arXiv.org"
     assert "note" not in record.fields
