@@ -81,6 +81,8 @@ from bibconv.formats.ris.table import (
     extra_tag,
     format_date,
     one_line,
+    read_back_as,
+    write_tag,
 )
 from bibconv.latex import strip_markup
 from bibconv.model import Date, Name, Record
@@ -343,6 +345,11 @@ class Projector:
         return notes
 
     def _fields(self, record: Record, fields: dict[str, str], out: dict[str, list[str]]) -> None:
+        code = out["TY"][0]
+        for name, read_as in read_back_as(fields, code).items():
+            tag = write_tag(name, code, fields)
+            message = f"{name!r} is written as {tag}, which RIS reads as {read_as!r}"
+            self._warn(f"read-as:{name}", message, record)
         for name, value in fields.items():
             text = value if name in VERBATIM_VARS else strip_markup(value)
             if name == "page":
@@ -355,7 +362,7 @@ class Projector:
             elif name == "abstract":  # paragraphs on continuation lines (see the module docstring)
                 out["AB"].append("\n".join(one_line(line) for line in text.splitlines() if line.strip()))
             elif name in FIELD_TAGS:
-                out[FIELD_TAGS[name]].append(one_line(text))
+                out[write_tag(name, code, fields)].append(one_line(text))
             else:
                 self._warn(f"field:{name}", f"RIS has no tag for {name!r}; dropped", record)
 

@@ -5,7 +5,8 @@ RIS keeps the slots of the table's written rows: no markup (plain text), one lin
 joins the given names, a capitalised one the family), affiliations only as untied ``AD`` lines
 (``extra["ris:AD"]``), ``issued`` without range end or circa, ``accessed``, page ranges as
 ``start-end``, the arXiv block in ``N1`` notes, ``ris:*`` extras; the type is what its ``TY``
-reads back as.
+reads back as. A ``BOOK``'s container-title without a series comes back as the series (``T2``),
+an archive without a source as the source (``DB``): :func:`~bibconv.formats.ris.table.read_back_as`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from bibconv.formats.ris.table import (
     format_date,
     one_line,
     parse_date,
+    read_back_as,
     sn_slot,
 )
 from bibconv.latex import escape_markup, strip_markup
@@ -44,6 +46,8 @@ def project(record: Record) -> Record:
     record_type = TY_TO_CSL[code]
     extra: dict[str, list[str]] = {}
     fields = _fields(record, record_type, extra)
+    for name, read_as in read_back_as(fields, code).items():  # a tag that means another slot here
+        fields[read_as] = fields.pop(name)
     if record.arxiv is not None and (
         record_type == "document" or (code == "JOUR" and "container-title" not in fields)
     ):

@@ -26,6 +26,7 @@ from bibconv.formats.ris.table import (
     TY_KEY,
     TY_TO_CSL,
     parse_date,
+    read_targets,
     sn_slot,
 )
 from bibconv.latex import escape_markup
@@ -81,8 +82,11 @@ def _read_type(value: str | None, ctx: ReadContext, line: int, rid: str | None) 
 class _Builder:
     """Collects the tags of one record into canonical slots."""
 
-    def __init__(self, ctx: ReadContext, rid: str | None, csl_type: str) -> None:
+    def __init__(
+        self, ctx: ReadContext, rid: str | None, csl_type: str, code: str | None, present: frozenset[str]
+    ) -> None:
         self.ctx, self.rid, self.type = ctx, rid, csl_type
+        self.code, self.present = code, present  # the TY and the tags given: some tags depend on them
         self.fields: dict[str, str] = {}
         self.names: dict[str, list[Name]] = {}
         self.dates: dict[str, list[tuple[str, str, int]]] = {}
@@ -128,7 +132,7 @@ class _Builder:
                 self.warn(f"unknown tag {tag} kept as ris:{tag}", line)
             self.keep(tag, value)
         elif spec.kind == "field":
-            self.put(tag, spec.targets, value, line)
+            self.put(tag, read_targets(tag, self.code, self.present), value, line)
         elif spec.kind == "booktitle":
             self.put(tag, ("title",) if self.type == "book" else spec.targets, value, line)
         elif spec.kind == "name":
@@ -274,7 +278,7 @@ def _find_arxiv(fields: dict[str, str], notes: list[str]) -> tuple[Arxiv | None,
     """The record's arXiv block: from notes, an ``AN``, an arXiv DOI, an abs URL or a journal title."""
     arxiv, notes = _arxiv_from_notes(notes)
     location = fields.get("archive_location", "")
-    in_arxiv = fields.get("archive", "").casefold() == "arxiv"
+    in_arxiv = "arxiv" in (fields.get("archive", "").casefold(), fields.get("source", "").casefold())
     candidates = (  # (text, whether a bare id counts)
         (location, in_arxiv),
         (fields.get("DOI", ""), False),
@@ -301,7 +305,8 @@ def build_record(entries: list[list[Any]], ctx: ReadContext, origin: SourceSpan 
     csl_type, code = _read_type(
         entries[0][1] if has_type else None, ctx, entries[0][2] if has_type else 0, rid
     )
-    builder = _Builder(ctx, rid, csl_type)
+    present = frozenset(str(e[0]) for e in entries if str(e[1]).strip())
+    builder = _Builder(ctx, rid, csl_type, code, present)
     for tag, value, line in entries:
         text = str(value).strip()
         if tag != "TY" and text:

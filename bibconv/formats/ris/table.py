@@ -52,7 +52,10 @@ __all__ = [
     "invert",
     "one_line",
     "parse_date",
+    "read_back_as",
+    "read_targets",
     "sn_slot",
+    "write_tag",
 ]
 
 
@@ -135,7 +138,7 @@ TAGS: dict[str, Tag] = {
     "DO": Tag("doi", ("DOI",), write=True, order=28),
     "SN": Tag("sn", ("ISSN", "ISBN"), write=True, order=27),
     "UR": Tag("url", ("URL",), write=True, order=29),
-    "DB": _f("archive", order=30),
+    "DB": _f("archive", order=30),  # the name of the database: read as the source, see read_targets
     "AN": _f("archive_location", order=31),
     "DP": _f("source", order=32),
     "CN": _f("call-number", order=33),
@@ -188,7 +191,8 @@ def _order(tags: dict[str, Tag]) -> tuple[str, ...]:
 
 
 FIELD_TAGS: dict[str, str] = invert(TAGS, ("field", "doi", "sn", "url"))
-"""CSL field → the one tag the writer uses (``page`` → ``SP``/``EP`` and ``note`` → ``N1`` are apart)."""
+"""CSL field → the tag the writer uses (``page`` → ``SP``/``EP`` and ``note`` → ``N1`` are apart;
+:func:`write_tag` says where a record's type changes it)."""
 
 NAME_TAGS: dict[str, str] = invert(TAGS, ("name",))
 """CSL name variable → tag. ``A2`` is the 2011 specification's secondary author (the editor)."""
@@ -218,6 +222,39 @@ _ISBN_BODY = re.compile(r"^(?:\d{9}[\dXx]|\d{13})(?:\(.*\))?$")
 _BOOKISH = frozenset(
     {"book", "chapter", "thesis", "report", "classic", "entry-dictionary", "entry-encyclopedia"}
 )
+
+
+def read_targets(tag: str, code: str | None, present: frozenset[str]) -> tuple[str, ...]:
+    """The slots a field tag fills in a record of ``TY`` ``code`` that holds the tags ``present``.
+
+    ``T2`` of a ``BOOK`` is its series (the 2011 list's "Series Title", as Zotero reads and writes
+    it) unless a ``T3`` gives the series. ``DB`` (name of the database) is the record's ``source``;
+    beside a ``DP`` (the provider, which is then the source) it is the ``archive``.
+    """
+    if tag == "T2" and code == "BOOK" and "T3" not in present:
+        return ("collection-title",)
+    if tag == "DB" and "DP" not in present:
+        return ("source", "archive")
+    return TAGS[tag].targets
+
+
+def write_tag(variable: str, code: str, fields: dict[str, str]) -> str:
+    """The tag of a field in a record of ``TY`` ``code`` with ``fields`` (see :func:`read_targets`)."""
+    if variable == "collection-title" and code == "BOOK" and "container-title" not in fields:
+        return "T2"
+    return FIELD_TAGS[variable]
+
+
+def read_back_as(fields: dict[str, str], code: str) -> dict[str, str]:
+    """Variables RIS gives back as another one (variable → the one read back): a ``BOOK``'s
+    container-title without a series is written as ``T2``, which is the series there; an archive
+    without a source is written as ``DB``, which names the database the record comes from."""
+    moved: dict[str, str] = {}
+    if code == "BOOK" and "container-title" in fields and "collection-title" not in fields:
+        moved["container-title"] = "collection-title"
+    if "archive" in fields and "source" not in fields:
+        moved["archive"] = "source"
+    return moved
 
 
 def one_line(text: str) -> str:

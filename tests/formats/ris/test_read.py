@@ -404,7 +404,7 @@ def test_bibconv_arxiv_notes_rebuild_the_whole_block() -> None:
     assert record.type == "article"
     assert record.fields == {
         "title": "T",
-        "archive": "arXiv",  # other programs' AN/DB pair is kept as written
+        "source": "arXiv",  # other programs' AN/DB pair is kept as written (DB: the database)
         "archive_location": "arXiv:2101.00001v2",
         "note": "A note of my own",
     }

@@ -65,3 +65,55 @@ RECORDS = _records()
 def test_every_written_row_round_trips_as_projected(case: str, record: Record) -> None:
     (again,) = bibconv.read(bibconv.write([record], "ris") or "", "ris")
     assert again.replace(origin=None) == project(record, "ris"), case
+
+
+def test_a_books_t2_is_its_series_unless_t3_gives_it() -> None:
+    # Zotero: RIS.js test case 6 (a BOOK's T2 is its series); the 2011 list's BOOK "Series Title"
+    (alone,) = bibconv.read("TY  - BOOK\nTI  - Eigentum\nT2  - Bibliothek des Eigentums\nER  - \n", "ris")
+    assert alone.fields["collection-title"] == "Bibliothek des Eigentums"
+    assert "container-title" not in alone.fields
+    (both,) = bibconv.read("TY  - BOOK\nTI  - A\nT2  - Whole work\nT3  - Series\nER  - \n", "ris")
+    assert (both.fields["container-title"], both.fields["collection-title"]) == ("Whole work", "Series")
+    (chapter,) = bibconv.read("TY  - CHAP\nTI  - A\nT2  - The book\nER  - \n", "ris")
+    assert chapter.fields["container-title"] == "The book"
+
+
+def test_db_names_the_database_the_record_comes_from() -> None:
+    # citation-js: RIS file of citation-js/citation-js pull 248 (DB  - OEB is the source)
+    (alone,) = bibconv.read("TY  - CHAP\nTI  - A\nDB  - OEB\nER  - \n", "ris")
+    assert alone.fields["source"] == "OEB"
+    assert "archive" not in alone.fields
+    (both,) = bibconv.read("TY  - CHAP\nTI  - A\nDB  - Archive\nDP  - Provider\nER  - \n", "ris")
+    assert (both.fields["source"], both.fields["archive"]) == ("Provider", "Archive")
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"container-title": "Whole work", "collection-title": "Series"},
+        {"collection-title": "Series"},
+        {"archive": "Archive", "source": "Catalogue"},
+        {"source": "Catalogue"},
+    ],
+)
+def test_slots_that_share_a_tag_round_trip_exactly(fields: dict[str, str]) -> None:
+    record = Record(type="book", id="k", fields={"title": "T", **fields})
+    (again,) = bibconv.read(bibconv.write([record], "ris") or "", "ris")
+    assert again.fields == record.fields == project(record, "ris").fields
+
+
+def test_a_slot_read_back_as_another_is_said() -> None:
+    import io
+
+    from bibconv.registry import get_writer
+    from bibconv.writing import WriteContext
+
+    record = Record(type="book", id="k", fields={"title": "T", "container-title": "Whole", "archive": "A"})
+    ctx = WriteContext()
+    get_writer("ris").write([record], io.StringIO(), ctx)
+    said = sorted(str(d).split(": ", 1)[-1] for d in ctx.diagnostics)
+    assert said == [
+        "'archive' is written as DB, which RIS reads as 'source' (entry k)",
+        "'container-title' is written as T2, which RIS reads as 'collection-title' (entry k)",
+    ]
+    assert project(record, "ris").fields == {"title": "T", "collection-title": "Whole", "source": "A"}

@@ -15,7 +15,15 @@ from lxml import etree
 
 import bibconv
 from bibconv.errors import Diagnostic, WriteError
-from bibconv.formats.ris.table import CSL_TO_TY, FIELD_TAGS, NAME_TAGS, TAGS, TY_TO_CSL, parse_date
+from bibconv.formats.ris.table import (
+    CSL_TO_TY,
+    FIELD_TAGS,
+    NAME_TAGS,
+    TAGS,
+    TY_TO_CSL,
+    parse_date,
+    read_targets,
+)
 from bibconv.latex import escape_markup
 from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.registry import has_content
@@ -306,7 +314,10 @@ def _allowed(tag: str) -> set[str]:
     spec = TAGS.get(tag)
     if spec is None:
         return {tag}
-    out = {tag} | {FIELD_TAGS[t] for t in spec.targets if t in FIELD_TAGS}
+    # the slots it may fill (some depend on the record's TY and tags: table.read_targets)
+    targets = {*spec.targets, *read_targets(tag, "BOOK", frozenset()), *read_targets(tag, None, frozenset())}
+    out = {tag} | {FIELD_TAGS[t] for t in targets if t in FIELD_TAGS}
+    out |= {"T2"} if "collection-title" in targets else set()  # a BOOK's series (table.write_tag)
     out |= {NAME_TAGS[t] for t in spec.targets if t in NAME_TAGS}
     if spec.kind == "booktitle":
         out.add("TI")
@@ -578,6 +589,8 @@ def _records(draw: st.DrawFn) -> Record:
     for name in ("container-title", "publisher", "abstract", "note"):
         if name in fields:
             fields[name] = escape_markup(fields[name])
+    if record_type == "book":  # a BOOK's T2 is its series (table.read_back_as; tested in formats/ris)
+        fields.pop("container-title", None)
     if arxiv and record_type == "article-journal":
         fields.setdefault("container-title", "Journal")
     names = {
