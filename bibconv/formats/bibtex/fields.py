@@ -22,6 +22,7 @@ from bibconv import csl, facts, latex
 from bibconv.arxiv import ARXIV_ID, parse_arxiv_id, without_implied
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.names import split_bibtex_names
+from bibconv.formats.bibtex.spellings import standard_fields
 from bibconv.languages import to_bcp47
 from bibconv.model import Arxiv, Date, Name, Record
 from bibconv.registry import ReadContext
@@ -319,6 +320,7 @@ def _issued(fields: dict[str, str], used: set[str], extra: dict[str, object]) ->
 def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, ctx: ReadContext) -> Record:
     """The record for one entry; ``fields`` maps lower-case names to resolved TeX values."""
     entry = entry_type.strip().lower()
+    fields = standard_fields(fields, entry)
     record_type = m.csl_type(entry)
     if entry not in m.TYPE_TO_CSL:
         ctx.warn(f"unknown entry type @{entry_type} read as {record_type!r}", line, key or None)
