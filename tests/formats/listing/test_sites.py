@@ -49,6 +49,7 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "own_neurips_2023_list.html": ("neurips", 3),
     "own_papers_nips_2017_list.html": ("neurips", 2),
     "own_openreview_iclr2023_group.html": ("openreview", 2),
+    "own_openreview_iclr2018_group.html": ("openreview", 2),
     "own_huggingface_daily_2023-07-19.html": ("huggingface-papers", 2),
     "own_paperswithcode_latest.html": ("paperswithcode", 2),
     "own_semanticscholar_search.html": ("semantic-scholar", 2),
@@ -464,3 +465,13 @@ def test_nlm_author_lists_keep_group_names_and_suffixes() -> None:
     assert names[-1].literal == "Pediatric Writing Group of the American Autonomic Society"
     (suffixed,) = nlm_authors("Smith JA Jr.")
     assert (suffixed.family, suffixed.given, suffixed.suffix) == ("Smith", "JA", "Jr")
+
+
+def test_openreview_2018_list_of_blind_submissions() -> None:
+    records, _ = read_page(OWN_PAGES / "own_openreview_iclr2018_group.html")
+    assert [(r.fields["URL"], r.dates["issued"].parts) for r in records] == [
+        ("https://openreview.net/forum?id=SyBPtQfAZ", ((2017, 10, 28),)),
+        ("https://openreview.net/forum?id=H1S8UE-Rb", ((2017, 10, 28),)),
+    ]
+    assert all("author" not in r.names for r in records)  # "Anonymous" is no name
+    assert records[1].keywords == ("complex numbers", "complex-valued", "perceptron")

@@ -1,8 +1,9 @@
 """OpenReview venue and search pages as a browser saves them (openreview.net/group?id=…).
 
-Each submission is a ``div.note``: the title link (``h4 a`` to ``/forum?id=…``), the
-``.note-authors`` links, the ``.note-meta-info`` line (``Published: 01 Feb 2023, Last
-Modified: …`` and the venue, ``ICLR 2023 poster``) and the collapsed fields
+Each submission is a ``div.note`` (``li.note`` in the 2018 design): the title link (``h4 a``
+to ``/forum?id=…``), the ``.note-authors`` links (``Anonymous`` for a blind submission: no
+names), the ``.note-meta-info`` line (``Published: 01 Feb 2023, Last Modified: …`` and the
+venue, ``ICLR 2023 poster``; in 2018 a ``span.date``) and the collapsed fields
 (``Abstract:``, ``Keywords:``, ``TL;DR:``). Pages saved before the list was drawn hold it,
 when at all, in the ``__NEXT_DATA__`` JSON (``notes`` with ``content.title`` …), which is
 read instead.
@@ -26,6 +27,8 @@ __all__ = ["OpenReview"]
 _BASE = "https://openreview.net/"
 _PUBLISHED = re.compile(r"(?:Published|Submitted|Posted)\s*:\s*([^,]+,?\s*\d{4})", re.IGNORECASE)
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_ANONYMOUS = re.compile(r"^anonymous(?:\s+authors?)?$", re.IGNORECASE)
+_NOTES = "div.note, li.note"
 
 
 def _fields(node: Any) -> dict[str, str]:
@@ -49,10 +52,11 @@ def _note(node: Any, base: str) -> Item | None:
     authors = node.css_first(".note-authors, .signatures")
     if authors is not None:
         names = [text_of(a) for a in authors.css("a")] or clean_space(text_of(authors)).split(", ")
-        entry.authors = tuple(n for n in (person(x) for x in names) if n)
+        entry.authors = tuple(n for n in (person(x) for x in names if not _ANONYMOUS.match(x)) if n)
     meta = text_of(node.css_first(".note-meta-info"))
     published = _PUBLISHED.search(meta)
-    entry.issued = parse_date(published.group(1)) if published else None
+    dated = node.css_first(".note-meta-info .date")
+    entry.issued = parse_date(published.group(1) if published else text_of(dated))
     venue = node.css_first(".note-meta-info .item")
     if venue is not None and text_of(venue) and not _PUBLISHED.search(text_of(venue)):
         entry.fields["container-title"] = text_of(venue)
@@ -126,8 +130,9 @@ class OpenReview:
         title = text_of(page.tree.css_first("title"))
         if not (page.on("openreview.net") or title.endswith("OpenReview")) or page.about_one_work:
             return False  # a forum page is one paper, read from its citation_* tags
-        return page.tree.css_first("div.note a[href*='forum?id=']") is not None or bool(_json_notes(page))
+        listed = page.tree.css_first(", ".join(f"{n} a[href*='forum?id=']" for n in _NOTES.split(", ")))
+        return listed is not None or bool(_json_notes(page))
 
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:
-        found = (_note(n, page.base or _BASE) for n in page.tree.css("div.note"))
+        found = (_note(n, page.base or _BASE) for n in page.tree.css(_NOTES))
         return [item for item in found if item is not None] or _json_notes(page)
