@@ -80,7 +80,8 @@ _CREATED = re.compile(r"(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})")
 _VERSION = re.compile(r"v?(\d+)$")
 _SPACE = re.compile(r"\s+")
 _PARTICLE = re.compile(r"((?:[a-z][\w'’]*\s+)+)(\S.*)")
-_TRAILING_PARTICLE = re.compile(r"(.*?\S)\s+((?:[a-z][\w'’]*)(?:\s+[a-z][\w'’]*)*)")
+_PARTICLE_WORD = re.compile(r"[a-z][\w'’]*")
+_BLANKS = re.compile(r"(\s+)")
 _COLLABORATION = re.compile(r"\b(?:collaboration|consortium|group|team|project)\b", re.IGNORECASE)
 _SNIFF_KEYS = ('"authors_parsed"', '"versions"', '"update_date"', '"categories"', '"submitter"')
 
@@ -135,9 +136,9 @@ def _name(parts: Any) -> Name:
             particle, family = match[1].rstrip(), match[2]
     elif given[-1:].islower() and " " in given:
         # arXiv's splitter knows only some particles: "Antal van den Bosch" gives ["Bosch", "Antal van den"].
-        match = _TRAILING_PARTICLE.fullmatch(given)
-        if match and not match[1][:1].islower():
-            given, particle = match[1], match[2]
+        found = _trailing_particle(given)
+        if found and not found[0][:1].islower():
+            given, particle = found
     return Name(
         family=family or None,
         given=given or None,
@@ -145,6 +146,21 @@ def _name(parts: Any) -> Name:
         non_dropping_particle=particle,
         affiliation=affiliation,
     )
+
+
+def _trailing_particle(given: str) -> tuple[str, str] | None:
+    """``given`` cut before the lowercase words (``van den``) that end it, when some text is left
+    before them: ``("Antal", "van den")``. Linear: the words are judged from the end."""
+    parts = _BLANKS.split(given)  # words at even places, the blanks between them at odd ones
+    words = parts[::2]
+    first = len(words)  # words[first:] are the particle
+    while first > 1 and _PARTICLE_WORD.fullmatch(words[first - 1]):
+        first -= 1
+    if first < len(words) and not "".join(parts[: 2 * first - 1]).strip():
+        first += 1  # the text before the particle must not be blank
+    if first >= len(words):
+        return None
+    return "".join(parts[: 2 * first - 1]), "".join(parts[2 * first :])
 
 
 def _names_from_string(authors: str) -> tuple[Name, ...]:

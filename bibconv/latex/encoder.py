@@ -56,9 +56,11 @@ _OPEN_TAGS = {
 # The pattern opens with a character class (each alternative then looks behind at that first
 # character), so the regex engine scans ordinary text for those characters in one C loop.
 # A math span after its first character: ``$$…$$``, ``\(…\)``, ``\[…\]``, or ``$…$`` by pandoc's rule.
+# Each is found in linear time: ``\(…\)`` holds no ``\(`` (nor ``\[…\]`` a ``\[``) and ``$…$`` does
+# not open at an escaped ``\$``, so a scan that finds no end is not made again from inside it.
 _MATH_TAIL = (
-    r"(?P<math>(?<=\$)\$[^<]+?\$\$|(?<=\\)\([^<]+?\\\)|(?<=\\)\[[^<]+?\\\]"
-    r"|(?<=\$)(?=[^\s$])[^$\\<]*(?:\\[^<][^$\\<]*)*(?<=[^\s\\])\$)"
+    r"(?P<math>(?<=\$)\$[^<]+?\$\$|(?<=\\)\((?:[^<\\]|\\[^<(])+?\\\)|(?<=\\)\[(?:[^<\\]|\\[^<\[])+?\\\]"
+    r"|(?<=(?<!\\)\$)(?=[^\s$])[^$\\<]*(?:\\[^<][^$\\<]*)*(?<=[^\s\\])\$)"
 )
 _TOKEN_RE = re.compile(
     r"[<$\\^_](?:"

@@ -95,6 +95,30 @@ def _wholly_braced(text: str) -> bool:
     return depth == 0
 
 
+def _unbraced(text: str) -> str:
+    """``text`` without the brace groups around all of it (``{ {Acme} }`` → ``Acme``), in one pass."""
+    closing: dict[int, int] = {}
+    opened: list[int] = []
+    pos = 0
+    while pos < len(text):
+        ch = text[pos]
+        if ch == "\\":
+            pos += 1
+        elif ch == "{":
+            opened.append(pos)
+        elif ch == "}" and opened:
+            closing[opened.pop()] = pos
+        pos += 1
+    start, end = 0, len(text)
+    while start < end and text[start] == "{" and closing.get(start) == end - 1:
+        start, end = start + 1, end - 1
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+    return text[start:end]
+
+
 @lru_cache(maxsize=8192)
 def _plain(text: str) -> str:
     return latex.decode(text, markup=False) if latex.has_tex(text) else _SPACE_RE.sub(" ", text).strip()
@@ -138,10 +162,7 @@ def _parse_name(text: str, warn: Callable[[str], None]) -> Name:
     if text == OTHERS:
         return Name(literal=OTHERS)
     if _wholly_braced(text):
-        inner = text
-        while _wholly_braced(inner):
-            inner = inner[1:-1].strip()
-        return Name(literal=_plain(inner) or _plain(text))
+        return Name(literal=_plain(_unbraced(text)) or _plain(text))
     if _EXTENDED_RE.match(text):
         return _parse_extended(text, warn)
     parts = bibtex_parts(text)

@@ -37,14 +37,17 @@ __all__ = [
 ]
 
 
-_MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
+# Math spans; \(…\) holds no \( (nor \[…\] a \[), so that a span left open is scanned once.
+_MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|\\\((?:[^\\]|\\[^(])+?\\\)|\\\[(?:[^\\]|\\[^\[])+?\\\]", re.DOTALL)
 _TEX_OUTSIDE_MATH = re.compile(r"\\(?:[A-Za-z]+|['`^\"~=.%&$#_{}])|[{}]")
 _TEX_COMMAND = re.compile(r"\\(?:[A-Za-z]+|['`^\"~=.%&$#_{}])")
 _TEX_BESIDE_BRACES = re.compile(r"\\|\{[^{}\s]\}|--|``|''")
 _TRUNCATED = re.compile(r"(?:…|\.\.\.)\s*$")
 _BYLINE_SEPARATORS = " \t·•|—–-,;:("
 _FOUR_DIGITS = re.compile(r"\d{4}")
-_YEAR_ONLY = re.compile(r"^(?P<before>.*?)[\s(\[·•|—–,-]*\b(?P<year>1[5-9]\d\d|2\d\d\d)\b[\s)\].]*$")
+_YEAR = re.compile(r"1[5-9]\d\d|2\d\d\d")
+_BEFORE_YEAR = re.compile(r"[\s(\[·•|—–,-]")
+_WORD_CHAR = re.compile(r"\w")
 _NAME_WORD = re.compile(r"^-?(?:[^\W\d_][\w'’.\-]*|[^\W\d_]\.?)$")
 _LOWER_PARTICLES = frozenset(
     {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "dos", "das", "la", "le", "ter",
@@ -300,6 +303,25 @@ class Byline:
     date: Date | None
 
 
+def _year_at_end(text: str) -> tuple[str, int, bool] | None:
+    """A year that ends ``text`` (but for closing brackets, dots and blanks): the text before it
+    without the separators between (``·``, ``—``, ``(``, ``,``…), the year, and whether there were any."""
+    end = len(text)
+    while end and (text[end - 1] in ")]." or text[end - 1].isspace()):
+        end -= 1
+    body = text[:end]
+    start = len(body) - 4
+    if start < 0 or not _YEAR.fullmatch(body, start) or (start and _WORD_CHAR.match(body, start - 1)):
+        return None
+    before = body[:start]
+    end = len(before)
+    while end and _BEFORE_YEAR.match(before, end - 1):
+        end -= 1
+    if "\n" in before[:end]:  # a line of its own
+        return None
+    return before[:end], int(body[start:]), end < start
+
+
 @per_item
 def parse_byline(text: str, lang: str | None = None, day_first: bool | None = None) -> Byline | None:
     """Read ``authors · date``, ``authors — date``, ``authors (date)``, a lone date or a lone author list.
@@ -313,14 +335,14 @@ def parse_byline(text: str, lang: str | None = None, day_first: bool | None = No
         return None
     before: str | None = None
     date: Date | None = None
-    year_like = _FOUR_DIGITS.search(text) is not None  # what a found date and _YEAR_ONLY both need
+    year_like = _FOUR_DIGITS.search(text) is not None  # what a found date and a year at the end both need
     found = search_date(text, lang, day_first=day_first) if year_like else None
     if found is not None and not text[found[2] :].strip(" .)]"):
         date, before = found[0], text[: found[1]]
-    elif year_like and (match := _YEAR_ONLY.match(text)):
-        prefix = match.group("before")
-        if match.start("year") > match.end("before") or not prefix:
-            date, before = Date(parts=((int(match.group("year")),),)), prefix
+    elif year_like and (found_year := _year_at_end(text)):
+        prefix, year, separated = found_year
+        if separated or not prefix:
+            date, before = Date(parts=((year,),)), prefix
     if date is None:
         if (alone := parse_date(text, lang, day_first=day_first)) is not None:
             return Byline((), alone)
