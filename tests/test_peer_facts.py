@@ -40,13 +40,24 @@ def test_every_plain_fact_of_the_peer_suite_holds(tmp_path: Path) -> None:
     )
     checks = json.loads(results.read_text(encoding="utf-8"))
     facts = [c for c in checks if c["tier"] == "fact"]
-    failing = [
-        f"{c['case']} #{c['record']} {c['field']}: expected {c['expected']}, got {c['got']}"
+    failing = {
+        (c["case"], c["record"], c["field"]): f"expected {c['expected']}, got {c['got']}"
         for c in facts
         if not c["ok"]
-    ]
+    }
     assert len(facts) > 8000
-    assert failing == []
+    assert set(failing) == set(DIFFERS), failing
+
+
+DIFFERS = {
+    ("citation-js-bibtex/mapping-biblatex", 19, "genre"): (
+        "biblatex's localisation key type = {patentus} is read as the words biblatex prints, "
+        "'U.S. patent', as the suite's own exclusions allow for mathesis and phdthesis; "
+        "citeproc would print the key"
+    ),
+}
+"""The suite's plain facts bibconv differs on by choice, each with its reason (README: "Where
+bibconv differs from its peers")."""
 
 
 def test_elsevier_glyphs_are_the_characters_they_name() -> None:
