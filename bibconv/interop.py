@@ -77,10 +77,10 @@ def to_bibtexparser(
 ) -> Library:
     """The records as a bibtexparser v2 :class:`~bibtexparser.Library`.
 
-    ``dialect`` is ``"bibtex"`` or ``"biblatex"``; options go to the BibTeX writer (``ascii=True``,
-    ``key_format="authyear"``) and what the writer cannot hold is reported in ``diagnostics``. Entries
-    are written from their fields (the writer's ``normalize``), so that macros are expanded and
-    names are in a form these libraries parse.
+    ``dialect`` is ``"bibtex"`` or ``"biblatex"``; options go to the BibTeX writer (``ascii=True``
+    for TeX escapes, ``key_format="authyear"``) and what the writer cannot hold is reported in
+    ``diagnostics``. Entries are written from their fields (the writer's ``normalize``), so that
+    macros are expanded and names are in a form these libraries parse.
 
     >>> import bibconv
     >>> library = bibconv.to_bibtexparser(bibconv.read("fixtures/text/read/numbered_en.txt"))
@@ -92,7 +92,8 @@ def to_bibtexparser(
 
     from bibconv.api import write
 
-    text = write(records, dialect, diagnostics=diagnostics, **{"normalize": True, **options})
+    # Objects in memory hold Unicode, as a biblatex file does: TeX escapes only when asked for.
+    text = write(records, dialect, diagnostics=diagnostics, **{"normalize": True, "ascii": False, **options})
     return parse_string(text or "")
 
 

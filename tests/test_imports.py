@@ -31,6 +31,8 @@ CYCLES_ALLOWED = {
     " are sorted into its slots by bibconv.record_changes, which builds Names and Dates",
     ("bibconv.latex.case", "bibconv.latex"): "protect_case decodes the macros it meets with latex.decode",
     ("bibconv.latex.encoder", "bibconv.latex"): "encode checks passed-through TeX with latex.decode",
+    ("bibconv.latex.charset", "bibconv.latex"): "a character's TeX form from pylatexenc's table is kept"
+    " only when latex.decode reads it back as that character",
     ("bibconv.formats.bibtex.table", "bibconv.formats.bibtex.fields"): "the table's read index is built"
     " from the reader's rules on first use",
     ("bibconv.formats.bibtex.write", "bibconv.formats.bibtex.project"): "the writer's project() is the"

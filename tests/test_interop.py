@@ -67,7 +67,7 @@ def _read(path: Path) -> list[Record]:
 
 def _bibtex_round_trip(records: list[Record], dialect: str = "bibtex") -> list[Record]:
     """The records through the writer as the interop functions use it (entries from their fields)."""
-    return bibconv.read(bibconv.write(records, dialect, normalize=True) or "", "bibtex")
+    return bibconv.read(bibconv.write(records, dialect, normalize=True, ascii=False) or "", "bibtex")
 
 
 def _pybtex_projection(records: list[Record]) -> list[Record]:
@@ -90,7 +90,7 @@ def _fields(entry: object) -> dict[str, str]:
 def test_to_pybtex_holds_what_pybtex_parses_from_the_bibtex(path: Path) -> None:
     records = _read(path)
     data = bibconv.to_pybtex(records)
-    parsed = pybtex_parse(bibconv.write(records, "bibtex", normalize=True), "bibtex")
+    parsed = pybtex_parse(bibconv.write(records, "bibtex", normalize=True, ascii=False), "bibtex")
     assert list(data.entries) == list(parsed.entries)
     for key, entry in parsed.entries.items():
         mine = data.entries[key]

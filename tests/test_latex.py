@@ -320,8 +320,9 @@ ENCODE_CASES: list[tuple[str, str, str]] = [
     ("Łukasz Øre Åsa æ œ ı", "Łukasz Øre Åsa æ œ ı", r"{\L}ukasz {\O}re {\AA}sa {\ae} {\oe} {\i}"),
     ("Þór ð ŋ Đ", "Þór ð ŋ Đ", r"{\TH}{\'{o}}r {\dh} {\ng} {\DJ}"),
     ("naïve", "naïve", r"na{\"{i}}ve"),
-    ("Ặ", "Ặ", r"{\u{\d{A}}}"),
-    ("ǿ", "ǿ", r"{\'{\o}}"),
+    # letters pdflatex cannot set with T1 fonts are TeX in UTF-8 output too
+    ("Ặ", r"{\u{\d{A}}}", r"{\u{\d{A}}}"),
+    ("ǿ", r"{\'{\o}}", r"{\'{\o}}"),
     ("R&D 50% $5 #1 a_b", r"R\&D 50\% \$5 \#1 a\_b", r"R\&D 50\% \$5 \#1 a\_b"),
     ("R&amp;D &lt;x&gt;", r"R\&D <x>", r"R\&D <x>"),
     ("{braces}", r"\{braces\}", r"\{braces\}"),
@@ -335,7 +336,7 @@ ENCODE_CASES: list[tuple[str, str, str]] = [
     ("a~b^c\\d", r"a\textasciitilde{}b\textasciicircum{}c\textbackslash{}d", ""),
     (f"J.{NBSP}R.", "J.~R.", "J.~R."),
     ("1--10", "1-{}-10", "1-{}-10"),
-    ("1–10 a—b “q” ‘s’", "1–10 a—b “q” ‘s’", "1--10 a---b ``q'' {\\textquoteleft}s{\\textquoteright}"),
+    ("1–10 a—b “q” ‘s’", "1–10 a—b “q” ‘s’", "1--10 a---b {``}q{''} {\\textquoteleft}s{\\textquoteright}"),
     ("``x''", "`{}`x'{}'", "`{}`x'{}'"),
     ("a---b x```y", "a-{}-{}-b x`{}`{}`y", "a-{}-{}-b x`{}`{}`y"),
     ("–– -– !“", "–– -– !“", "{--}{--} -{--} !{``}"),
@@ -361,11 +362,19 @@ ENCODE_CASES: list[tuple[str, str, str]] = [
     ("<i>unclosed", r"\textit{unclosed}", r"\textit{unclosed}"),
     ("stray</i> close", "stray</i> close", "stray</i> close"),
     ("张伟", "张伟", "张伟"),
-    ("α-decay", "α-decay", r"{\ensuremath{\alpha}}-decay"),
+    ("α-decay", r"{\ensuremath{\alpha}}-decay", r"{\ensuremath{\alpha}}-decay"),
     # superscripts and subscripts outside math are TeX, as decoding keeps them
-    ("(1^{+1.39}_{-0.59})", "(1^{+1.39}_{-0.59})", "(1^{+1.39}_{-0.59})"),
-    ("M_{BH} of 10^\\circ", "M_{BH} of 10^\\circ", "M_{BH} of 10^\\circ"),
-    ("x^{a&amp;b} é^{2}", "x^{a&b} é^{2}", "x^{a&b} {\\'{e}}^{2}"),
+    (
+        "(1^{+1.39}_{-0.59})",
+        r"(1\ensuremath{^{+1.39}}\ensuremath{_{-0.59}})",
+        r"(1\ensuremath{^{+1.39}}\ensuremath{_{-0.59}})",
+    ),
+    (
+        "M_{BH} of 10^\\circ",
+        r"M\ensuremath{_{BH}} of 10\ensuremath{^\circ}",
+        r"M\ensuremath{_{BH}} of 10\ensuremath{^\circ}",
+    ),
+    ("x^{a} é^{2}", r"x\ensuremath{^{a}} é\ensuremath{^{2}}", r"x\ensuremath{^{a}} {\'{e}}\ensuremath{^{2}}"),
     ("a^b snake_case", r"a\textasciicircum{}b snake\_case", r"a\textasciicircum{}b snake\_case"),
     (
         "a^{b and c_{",
@@ -514,6 +523,15 @@ def _rich(leaf: st.SearchStrategy[str], nocase: bool) -> st.SearchStrategy[str]:
     return st.lists(st.one_of(*parts), min_size=1, max_size=5).map(" ".join)
 
 
+_MATH_WRITTEN_ANEW_RE = re.compile(r"\$[^$]*[&%#\u0080-\U0010ffff][^$]*\$")
+
+
+def _math_kept(text: str) -> bool:
+    """Whether no math span holds what the encoder writes anew: ``& % #`` (escaped) or a character
+    outside ASCII (a command, or in ``\\text``; see tests/test_charset.py), which math reads back as."""
+    return _MATH_WRITTEN_ANEW_RE.search(text) is None
+
+
 def _canonical(text: str) -> bool:
     """Rich text as decode writes it: single spaces (in the text and around tags), no empty tags."""
     plain = strip_markup(text)
@@ -524,7 +542,7 @@ def _canonical(text: str) -> bool:
 @given(_words)
 def test_roundtrip_plain_text(text: str) -> None:
     text = escape_markup(" ".join(text.split()))
-    if not text:
+    if not text or not _math_kept(text):
         return
     assert decode(encode(text)) == text
     assert decode(encode(text, ascii=True)) == text
@@ -533,7 +551,7 @@ def test_roundtrip_plain_text(text: str) -> None:
 @settings(max_examples=200, deadline=None)
 @given(_rich(_words, nocase=True))
 def test_roundtrip_rich_text_and_math(text: str) -> None:
-    if not _canonical(text):
+    if not _canonical(text) or not _math_kept(text):
         return
     assert decode(encode(text)) == text
     assert decode(encode(text, ascii=True)) == text
@@ -708,9 +726,11 @@ def test_real_values_decode_and_reencode(path: Path) -> None:
         rich = decode(value)
         assert "\ufdd0" not in rich
         assert strip_markup(rich) == decode(value, markup=False)
-        # Re-encoding a decoded value reads back the same, in both output modes.
-        assert decode(encode(rich)) == rich, value
-        assert decode(encode(rich, ascii=True)) == rich, value
+        # Re-encoding a decoded value reads back the same, in both output modes (but for math the
+        # encoder writes anew).
+        if _math_kept(rich):
+            assert decode(encode(rich)) == rich, value
+            assert decode(encode(rich, ascii=True)) == rich, value
         # A macro decoding does not know stays visible.
         for name in _CONTROL_WORD_RE.findall(value):
             assert is_known_macro(name) or "\\" + name in rich, (name, value)

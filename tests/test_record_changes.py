@@ -73,9 +73,9 @@ def test_assigning_says_the_record_is_immutable_and_how_to_change_it() -> None:
 def test_write_takes_text_and_binary_file_objects() -> None:
     record = RECORD.replace(title="Ça va")
     binary = io.BytesIO()
-    bibconv.write([record], "bibtex", binary)
+    bibconv.write([record], "biblatex", binary)
     text = io.StringIO()
-    bibconv.write([record], "bibtex", text)
+    bibconv.write([record], "biblatex", text)
     assert binary.getvalue().decode("utf-8") == text.getvalue()
     assert "Ça va" in text.getvalue()
     assert not binary.closed

@@ -51,7 +51,7 @@ def convert(
     output: str | None,
     skip_invalid: bool,
     quiet: bool,
-    ascii_: bool,
+    ascii_: bool | None,
     normalize: bool,
     protect_case: str,
     key_format: str | None,
@@ -72,7 +72,7 @@ def convert(
     \b
     Examples:
       bibconv convert refs.bib -t csljson -o refs.json
-      bibconv convert a.ris b.bib -t bibtex --ascii > all.bib
+      bibconv convert a.ris b.bib -t bibtex --unicode > all.bib
       bibconv convert fixtures/text/read/numbered_en.txt -t ris
       bibconv convert listing.html feed.xml --dedupe --sort year -t bibtex
       bibconv convert arxiv-metadata-oai-snapshot.json -t csljson -o arxiv.json --jobs 4

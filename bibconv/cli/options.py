@@ -89,7 +89,14 @@ def report_options(what: str = "Skip bad records, report them, and go on.") -> C
 
 
 write_options = _bundle(
-    click.option("--ascii", "ascii_", is_flag=True, help="BibTeX: write pure ASCII with TeX accents."),
+    click.option(
+        "--ascii/--unicode",
+        "ascii_",
+        default=None,
+        help="BibTeX/biblatex: every non-ASCII character as TeX (entries as read too), or UTF-8. "
+        "Default: TeX for bibtex (its 8-bit sorting and labels need it), UTF-8 for biblatex; "
+        "either way what pdflatex cannot set is TeX. CSL-JSON: --ascii escapes as \\uXXXX.",
+    ),
     click.option(
         "--normalize",
         is_flag=True,

@@ -41,6 +41,8 @@ def _scan_word(word: str) -> tuple[bool, bool, bool]:
             if changes and any(c.isupper() for c in name):
                 upper_positions.append(letters)
                 letters += 1
+            elif in_math and name:  # a symbol in math is a letter of the word (``$\omega$Test``)
+                letters += 1
             i = max(j, i + 2)
             continue
         if ch == "$" and depth == 0:

@@ -35,14 +35,13 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
 
 from bibconv.latex.allow import braces_balanced, disallowed, tex_allowed
+from bibconv.latex.charset import math_chars, needs_chars, text_chars
 from bibconv.latex.fast import split_at_dollars
-from bibconv.latex.tables import COMBINING_TO_ACCENT, LETTER_TO_TEX, PUNCT_TO_TEX, SYMBOL_TO_TEX, TAGS
+from bibconv.latex.tables import TAGS
 
 __all__ = ["encode"]
 
@@ -92,7 +91,6 @@ _SPECIALS = {
 # A special character, or a run TeX would make a ligature of, after its first character.
 _SPECIAL_TAIL = r"(?<=-)-+|(?<=`)`+|(?<=')'+|(?<=[!?])`|(?<=[&%$#_{}~^\\\u00a0])"
 _SPECIAL_RE = re.compile(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + _SPECIAL_TAIL + ")")
-_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 # Math (as in _TOKEN_RE), what needs the general reading (a superscript group, a macro with an
 # argument), or a special character (as in _SPECIAL_RE): all of encode's work on text without tags.
 # Text without ligatures (most text) uses the second pattern, which need not stop at hyphens and quotes.
@@ -160,9 +158,10 @@ def encode(
     >>> encode('<span class="nocase">DNA</span> &amp; R_2 in $\\alpha$')
     '{DNA} \\& R\\_2 in $\\alpha$'
     """
-    if not _ENCODE_WORK_RE.search(text) and (not ascii or text.isascii()):
+    chars = needs_chars(text, ascii)
+    if not chars and not _ENCODE_WORK_RE.search(text):
         return text
-    if not ascii:
+    if not chars:
         simple = _encode_simple(text, markup)
         if simple is not None:
             return simple
@@ -202,11 +201,15 @@ def encode(
             if not _safe_tex(token, warn, allowed):
                 continue
             emitted = _text(token, ascii, warn, math=True)
-        else:  # a kept macro, or a superscript/subscript group (``10^{-3}``) that decoding keeps too
-            token = unescape(token) if kind == "script" else token
+        elif kind == "script":  # a superscript/subscript group (``10^{-3}``) that decoding keeps too
+            token = unescape(token)
             if not _safe_tex(token, warn, allowed):
                 continue
-            emitted = _text(token, ascii, warn, math=True)
+            emitted = "\\ensuremath{" + _text(token, ascii, warn, math=True) + "}"  # math mode only
+        else:  # a kept macro: its arguments are text
+            if not _safe_tex(token, warn, allowed):
+                continue
+            emitted = text_chars(token, ascii, warn) if needs_chars(token, ascii) else token
         out.append(_text(unescape(text[pos : m.start()]), ascii, warn))
         out.append(emitted)
         pos = end
@@ -253,7 +256,7 @@ def _simple_token(m: re.Match[str]) -> str:
         return _special(m)
     if kind == "math":
         token = m[0]
-        if not _dollars_as_text(token, m.string, m.end()) and _math_passes(token):
+        if not _dollars_as_text(token, m.string, m.end()) and _math_passes(token) and _plain_math(token):
             return token
     raise _NeedsGeneralReadingError
 
@@ -308,10 +311,16 @@ def _only_math(text: str) -> bool:
             or math[-1] == "\\"
             or "<" in math
             or not _math_passes("$" + math + "$")
+            or not _plain_math(math)
             or (_DIGIT_AFTER_RE.match(parts[i + 1]) and not _TEXISH_RE.search(math))
         ):
             return False
     return True
+
+
+def _plain_math(math: str) -> bool:
+    """Whether math is written as it is: ASCII without ``&``, ``%`` or ``#`` (see :func:`math_chars`)."""
+    return math.isascii() and "&" not in math and "%" not in math and "#" not in math
 
 
 def _has_ligature(text: str) -> bool:
@@ -379,28 +388,14 @@ def _tag(token: str, stack: list[str]) -> str | None:
 
 
 def _text(text: str, ascii: bool, warn: Callable[[str], None] | None, *, math: bool = False) -> str:
-    """Encode a text run; ``math`` runs (math, kept macros) are TeX already and left as they are."""
+    """Encode a text run; ``math`` runs (math, kept macros) are TeX already: only their characters
+    change (:func:`bibconv.latex.charset.math_chars`)."""
     if not text:
         return text
     if math:
-        if ascii and warn is not None:
-            for ch in dict.fromkeys(_NON_ASCII_RE.findall(text)):
-                warn(f"non-ASCII {ch!r} (U+{ord(ch):04X}) inside TeX {text!r} kept as UTF-8")
-        return text
+        return math_chars(text, ascii, warn)
     text = _SPECIAL_RE.sub(_special, text)
-    if ascii and _NON_ASCII_RE.search(text):
-        text = _NON_ASCII_RE.sub(lambda m: _ascii_match(m, warn), text)
-    return text
-
-
-def _ascii_match(m: re.Match[str], warn: Callable[[str], None] | None) -> str:
-    tex = _ascii_char(m[0], warn)
-    if tex[:1] in "-`'":  # a ligature next to ``-``, ````` or ``'`` would merge with it: brace it
-        before = m.string[m.start() - 1 : m.start()]
-        after = m.string[m.end() : m.end() + 1]
-        if (before and before in "-`'!?–—“”‘’") or (after and after in "-`'–—“”‘’"):
-            return "{" + tex + "}"
-    return tex
+    return text_chars(text, ascii, warn) if needs_chars(text, ascii) else text
 
 
 def _special(m: re.Match[str]) -> str:
@@ -409,54 +404,3 @@ def _special(m: re.Match[str]) -> str:
         return "{}".join(token)
     return _SPECIALS[token]
 
-
-@lru_cache(maxsize=4096)
-def _tex_for(ch: str) -> str | None:
-    if ch in PUNCT_TO_TEX:
-        return PUNCT_TO_TEX[ch]
-    if ch in LETTER_TO_TEX:
-        return "{\\" + LETTER_TO_TEX[ch] + "}"
-    if ch in SYMBOL_TO_TEX:
-        return "{" + SYMBOL_TO_TEX[ch] + "}"
-    decomposed = unicodedata.normalize("NFD", ch)
-    base, marks = decomposed[0], decomposed[1:]
-    if marks and all(mark in COMBINING_TO_ACCENT for mark in marks):
-        if base.isascii() and base.isalpha():
-            inner = base
-        elif base in LETTER_TO_TEX:
-            inner = "\\" + LETTER_TO_TEX[base]
-        else:
-            inner = ""
-        if inner:
-            for mark in marks:
-                inner = "\\" + COMBINING_TO_ACCENT[mark] + "{" + inner + "}"
-            return "{" + inner + "}"
-    latex: str = _pylatexenc_encoder().unicode_to_latex(ch)
-    if latex and latex != ch and latex.isascii():
-        latex = latex if latex.startswith("{") else "{" + latex.strip() + "}"
-        from bibconv.latex import decode
-
-        if decode(latex, markup=False) == ch:  # pylatexenc approximates some letters (Ŧ as \={T})
-            return latex
-    return None
-
-
-def _ascii_char(ch: str, warn: Callable[[str], None] | None) -> str:
-    tex = _tex_for(ch)
-    if tex is None:
-        if warn is not None:
-            warn(f"no TeX form for {ch!r} (U+{ord(ch):04X}); kept as UTF-8")
-        return ch
-    return tex
-
-
-@lru_cache(maxsize=1)
-def _pylatexenc_encoder() -> Any:
-    from pylatexenc.latexencode import UnicodeToLatexEncoder
-
-    return UnicodeToLatexEncoder(
-        non_ascii_only=True,
-        replacement_latex_protection="braces-all",
-        unknown_char_policy="keep",
-        unknown_char_warning=False,
-    )

@@ -24,12 +24,15 @@ from bibconv.formats.bibtex.fields import subtitle_text, unbrace, unprotect
 from bibconv.formats.bibtex.names import family_alone_is_literal, particle_is_von
 from bibconv.formats.bibtex.write import entry_type_for, read_type
 from bibconv.languages import babel_name, to_bcp47
+from bibconv.latex.charset import needs_chars
 from bibconv.model import Date, Name, Record
 from bibconv.projection import arxiv_kept, edtf, names_kept, squash
 from bibconv.subtitles import SUBTITLES, split_off
 
 __all__ = ["project"]
 
+_TEX_RE = re.compile(r"[$\\^_]")  # math, or a superscript group
+_MATH_WORK_RE = re.compile(r"[^\x00-\x7f]|[&%#]")
 _NOCASE = re.compile(r'<span class="nocase">((?:(?!<span)[^<]|<(?!/?span)[^>]*>)*?)</span>')
 
 
@@ -44,6 +47,7 @@ def project(record: Record, dialect: str) -> Record:
     entry = written.lower()
     record_type = read_type(record, entry)
     preprint = record.arxiv is not None and record_type == "article"
+    ascii = dialect == "bibtex"  # the dialects' defaults: TeX escapes for 8-bit bibtex, UTF-8 for biber
     fields = _fields(record, dialect, entry)
     if record_type in ("thesis", "report") and "genre" not in fields and entry in m.IMPLIED_GENRES:
         fields["genre"] = m.IMPLIED_GENRES[entry]  # @phdthesis says "PhD thesis"
@@ -76,8 +80,8 @@ def project(record: Record, dialect: str) -> Record:
         fields=fields,
         names=names_kept(record, record.names, lambda n: _bibtex_name(n, dialect)),
         dates=_bibtex_dates(record),
-        keywords=tuple(k for kw in record.keywords for k in map(_tex, re.split(r"[,;]", kw)) if k),
-        arxiv=arxiv_kept(arxiv, _plain),
+        keywords=tuple(k for kw in record.keywords for w in re.split(r"[,;]", kw) if (k := _tex(w, ascii))),
+        arxiv=arxiv_kept(arxiv, lambda text: _plain(text, ascii)),
         extra=extra,
     )
 
@@ -85,6 +89,7 @@ def project(record: Record, dialect: str) -> Record:
 def _fields(record: Record, dialect: str, entry: str) -> dict[str, str]:
     """Each variable as its row's kind reads it back (every variable has a field, ``csl-<var>`` at least)."""
     rows = m.writes_for(dialect, entry)
+    ascii = dialect == "bibtex"
     fields: dict[str, str] = {}
     for var, value in record.fields.items():
         row = None if var in m.NUMBER_VARIABLES else rows.get(var)
@@ -94,13 +99,13 @@ def _fields(record: Record, dialect: str, entry: str) -> dict[str, str]:
         elif kind == "verbatim":  # braces around all of it are TeX's, not the identifier's
             fields[var] = unbrace(value.strip())
         elif kind == "plain":
-            fields[var] = squash(value)
+            fields[var] = _plain(value, ascii) or ""
         elif kind == "title":  # a one-word nocase the writer's case protection adds anyway
-            fields[var] = unprotect(_tex(value))
+            fields[var] = unprotect(_tex(value, ascii))
         elif kind == "paragraphs":  # paragraphs are kept (``\par``)
-            fields[var] = "\n".join(p for p in map(_tex, value.split("\n")) if p)
+            fields[var] = "\n".join(p for p in (_tex(part, ascii) for part in value.split("\n")) if p)
         else:
-            fields[var] = _tex(value)
+            fields[var] = _tex(value, ascii)
         if not fields[var]:
             del fields[var]
     return fields
@@ -140,10 +145,11 @@ def _extra(record: Record) -> dict[str, object]:
     return kept
 
 
-def _tex(text: str) -> str:
-    """Rich text through TeX: white space squashed, ``nocase`` only where there are capitals to keep
-    (a brace group around lowercase text protects nothing, so it reads back as plain text)."""
-    text = squash(text)
+def _tex(text: str, ascii: bool) -> str:
+    """Rich text through TeX: white space squashed, characters as :func:`_chars` reads them back,
+    ``nocase`` only where there are capitals to keep (a brace group around lowercase text protects
+    nothing, so it reads back as plain text)."""
+    text = _chars(squash(text), ascii)
     while True:
         changed = _NOCASE.sub(lambda m: m[0] if any(c.isupper() for c in m[1]) else m[1], text)
         if changed == text:
@@ -151,14 +157,26 @@ def _tex(text: str) -> str:
         text = changed
 
 
-def _plain(text: str | None) -> str | None:
-    return squash(text) or None if text is not None else None
+def _chars(text: str, ascii: bool, markup: bool = True) -> str:
+    r"""Text as the writers' TeX reads back where :mod:`bibconv.latex.charset` changes its characters:
+    control characters and noncharacters dropped, rare spaces as ``\,``, symbols in math as their
+    commands (``$ω$`` → ``$\omega$``), ``& % #`` in math escaped. Math is read back as written, so its
+    characters are as in UTF-8 output (biblatex's default) or in TeX escapes (classic BibTeX's)."""
+    if needs_chars(text, False) or (_TEX_RE.search(text) and _MATH_WORK_RE.search(text)):
+        return latex.decode(latex.encode(text, ascii=ascii, markup=markup), markup=markup)
+    return text
+
+
+def _plain(text: str | None, ascii: bool) -> str | None:
+    return _chars(squash(text), ascii, markup=False) or None if text is not None else None
 
 
 def _bibtex_name(name: Name, dialect: str) -> Name:
-    affiliation = tuple(a for a in map(_plain, name.affiliation) if a)
+    ascii = dialect == "bibtex"
+    affiliation = tuple(a for a in (_plain(text, ascii) for text in name.affiliation) if a)
     if name.literal is not None:
-        return Name(literal=_plain(name.literal), affiliation=affiliation)
+        return Name(literal=_plain(name.literal, ascii), affiliation=affiliation)
+    name = _name_chars(name, ascii)
     particle = name.non_dropping_particle or name.dropping_particle
     lowercase = bool(particle) and all(w[:1].isalpha() and w[:1].islower() for w in (particle or "").split())
     if dialect == "biblatex" and (name.dropping_particle or (particle and not lowercase)):
@@ -166,12 +184,28 @@ def _bibtex_name(name: Name, dialect: str) -> Name:
     if dialect == "biblatex" and family_alone_is_literal(name):
         return replace(name, affiliation=affiliation)  # the extended form: family={Ben Arous}
     if family_alone_is_literal(name):  # wholly braced: {Ben Arous}
-        return Name(literal=_plain(f"{particle or ''} {name.family or ''}"), affiliation=affiliation)
+        return Name(literal=_plain(f"{particle or ''} {name.family or ''}", ascii), affiliation=affiliation)
     if particle and not particle_is_von(particle):
         name = replace(name, family=f"{particle} {name.family or ''}".strip(), non_dropping_particle=None)
     elif particle:
         name = replace(name, non_dropping_particle=particle)
     return replace(name, dropping_particle=None, affiliation=affiliation)
+
+
+def _name_chars(name: Name, ascii: bool) -> Name:
+    """The name with each part's characters as TeX reads them back (:func:`_chars`)."""
+
+    def part(text: str | None) -> str | None:
+        return _chars(text, ascii, markup=False) or None if text else text
+
+    return replace(
+        name,
+        family=part(name.family),
+        given=part(name.given),
+        suffix=part(name.suffix),
+        non_dropping_particle=part(name.non_dropping_particle),
+        dropping_particle=part(name.dropping_particle),
+    )
 
 
 def _bibtex_dates(record: Record) -> dict[str, Date]:

@@ -4,7 +4,9 @@ Layout: one field per line, in a fixed order (:data:`~bibconv.formats.bibtex.tab
 the rest alphabetically), ``key = {value}``, indented by the ``indent`` option (2 spaces; a number or
 a string such as ``"\t"``), a blank line between entries. Keys come from ``ctx.keys``, a
 :class:`bibconv.keys.KeyAssigner` (existing keys are kept, repeats get a suffix). Values go through
-:func:`bibconv.latex.encoder` (``ascii`` option: pure ASCII for classic ``bibtex``), titles also through
+:func:`bibconv.latex.encoder` (``ascii`` option: every non-ASCII character as TeX; by default for
+classic ``bibtex`` only, whose 8-bit sorting and labels need it; in both dialects a character pdflatex
+cannot set with T1 fonts is TeX, see :mod:`bibconv.latex.charset`), titles also through
 :func:`latex.protect_case`, names through :func:`.names.format_bibtex_name`; identifiers (URL,
 DOI…) are written as they are.
 
@@ -193,6 +195,7 @@ class _EntryWriter:
 
     __slots__ = (
         "ascii",
+        "ascii_asked",
         "ctx",
         "defined",
         "dialect",
@@ -208,7 +211,9 @@ class _EntryWriter:
 
     def __init__(self, dialect: str, ctx: WriteContext, defined: set[str] | None = None) -> None:
         self.dialect, self.ctx = dialect, ctx
-        self.ascii = bool(ctx.option("ascii"))
+        chosen = ctx.option("ascii")  # by default TeX escapes for 8-bit bibtex, UTF-8 for biblatex
+        self.ascii = dialect == "bibtex" if chosen is None else bool(chosen)
+        self.ascii_asked = bool(chosen)
         self.protect_mode = str(ctx.option("protect_case") or "acronyms")
         if self.protect_mode not in PROTECT_MODES:
             raise ValueError(f"protect_case must be one of {', '.join(PROTECT_MODES)}")
@@ -438,7 +443,7 @@ class _EntryWriter:
         the record's fields."""
         self.rid, self.values = record.id, {}
         self.known = defined_by_blocks(record, self.defined)
-        options = (bool(self.ctx.option("normalize")), self.ascii)
+        options = (bool(self.ctx.option("normalize")), self.ascii_asked)
         kept = as_read(record, self.dialect, options, self.known, self.warn)
         if kept is not None:
             entry, body = kept[0], ",\n".join(indent + line for line in kept[1])
