@@ -15,7 +15,10 @@ so any entry goes to biblatex as it is), when
 ``ascii`` is asked for and the entry is not ASCII, when a value's braces are not balanced both for
 TeX and for BibTeX, or when a value holds a command off the allowlist (:mod:`bibconv.latex.allow`)
 that no kept ``@preamble`` defines (the encoder then writes it as text, as for any record, and
-warns); the warnings name the field.
+warns); the warnings name the field. An entry written as read keeps its characters, and a warning
+names a character pdflatex cannot set with T1 fonts (:mod:`bibconv.latex.charset`); a bare ``&``,
+``%`` or ``#`` in a text field (one LaTeX stops on, or that comments out the rest of a ``.bbl``
+line) is escaped, with a warning.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ import re
 from collections.abc import Callable, Iterable
 
 from bibconv.formats.bibtex.syntax import value_parts
+from bibconv.formats.bibtex.table import ROWS
 from bibconv.latex.allow import braces_balanced, tex_allowed
+from bibconv.latex.charset import unset_char
 from bibconv.model import Record
 
 __all__ = ["as_read", "dialect_of"]
@@ -35,6 +40,11 @@ _FIELD_NAME_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
 _KIND_RE = re.compile(r"^[A-Za-z]\w*$")
 _MACRO_RE = re.compile(r"^[A-Za-z][\w.:+/'-]*$")
 _NEWLINES_RE = re.compile(r"\s*[\r\n]+\s*")
+_SPECIAL_RE = re.compile(r"[&%#]")
+# A link's argument (kept), a control symbol (``\&``: kept), or a bare special.
+_BARE_RE = re.compile(r"\\(?:url|href|path|nolinkurl)\s*\{[^{}]*\}|\\.|[&%#]", re.S)
+_TEXT_FIELDS = frozenset(row.field for row in ROWS if row.kind != "verbatim")
+"""Fields styles set as text (not identifiers, which ``\\url`` and ``\\doi`` take as they are)."""
 
 
 def dialect_of(names: Iterable[str]) -> str | None:
@@ -51,10 +61,20 @@ class _DisallowedError(ValueError):
     r"""A value holding commands off the allowlist."""
 
 
-def _value(expr: str, defined: frozenset[str]) -> str | None:
-    """The value expression on one line, or ``None`` when it cannot be written as it is (an odd macro
-    name; :class:`_UnbalancedError` for braces TeX finds unbalanced, :class:`_DisallowedError` for
-    commands off the allowlist)."""
+def _escaped(text: str, name: str, warn: Callable[[str], None]) -> str:
+    """A text field's bare ``&``, ``%`` and ``#`` escaped: LaTeX stops on ``&`` and ``#`` and drops
+    the rest of the ``.bbl`` line after ``%`` (``\\url{…}`` arguments are left as they are)."""
+    bare = sorted({m[0] for m in _BARE_RE.finditer(text) if m[0] in "&%#"})
+    if not bare:
+        return text
+    warn(f"{name}: bare {' '.join(bare)} escaped (as written, LaTeX would not set the value)")
+    return _BARE_RE.sub(lambda m: "\\" + m[0] if m[0] in "&%#" else m[0], text)
+
+
+def _value(expr: str, defined: frozenset[str], escape: Callable[[str], str]) -> str | None:
+    """The value expression on one line, text parts through ``escape``, or ``None`` when it cannot be
+    written as it is (an odd macro name; :class:`_UnbalancedError` for braces TeX finds unbalanced,
+    :class:`_DisallowedError` for commands off the allowlist)."""
     if "\n" in expr or "\r" in expr:
         expr = _NEWLINES_RE.sub(" ", expr)
     try:
@@ -68,7 +88,7 @@ def _value(expr: str, defined: frozenset[str]) -> str | None:
                 raise _UnbalancedError(text)
             if not tex_allowed(text, defined):
                 raise _DisallowedError(text)
-            out.append("{" + text + "}")
+            out.append("{" + escape(text) + "}")
         elif _MACRO_RE.match(text) or text.isdigit():
             out.append(text)
         else:
@@ -97,8 +117,13 @@ def as_read(
         return None
     lines = []
     for name, expr in source.fields:
+        text_field = name.lower() in _TEXT_FIELDS
+
+        def escape(text: str, name: str = name, text_field: bool = text_field) -> str:
+            return _escaped(text, name, warn) if text_field and _SPECIAL_RE.search(text) else text
+
         try:
-            value = _value(expr, defined)
+            value = _value(expr, defined, escape)
         except _UnbalancedError:
             warn(f"{name}: braces balanced for BibTeX but not for TeX; the entry is written from its fields")
             return None
@@ -107,4 +132,13 @@ def as_read(
         if value is None or not _FIELD_NAME_RE.match(name) or (ascii_only and not value.isascii()):
             return None
         lines.append(f"{name} = {value}")
+    _warn_unset(source.fields, warn)
     return source.kind, lines
+
+
+def _warn_unset(fields: Iterable[tuple[str, str]], warn: Callable[[str], None]) -> None:
+    """Name the first character of each field kept as read that pdflatex cannot set (it is kept)."""
+    for name, expr in fields:
+        found = unset_char(expr)
+        if found is not None:
+            warn(f"{name}: pdflatex cannot set {found}; kept as read (--normalize writes TeX forms)")

@@ -32,8 +32,12 @@ STYLES = ("plain", "alpha", "unsrt", "abbrv", "ieeetr")
 BIBER = "biber"
 _BIBLATEX_FILES = frozenset({"biblatex-examples.bib", "bibtexparser_biber-examples.bib"})
 _SUFFIXES = (".bib", ".bibtex", ".biblatex")
-# What the writer says of TeX that LaTeX would not set as it is, which it writes as text.
-_MADE_TEXT = ("is not allowed in output", "balanced for BibTeX but not for TeX")
+# What the writer says of TeX that LaTeX would not set as it is, which it writes as text or escapes.
+_MADE_TEXT = (
+    "is not allowed in output",
+    "balanced for BibTeX but not for TeX",
+    "LaTeX would not set the value",
+)
 _AS_TEXT = "\\textbackslash"
 _WS_RE = re.compile(r"\s+")
 _BIBLATEX_FIELD_RE = re.compile(
