@@ -3,8 +3,10 @@ citation keys) and :class:`EntryWriter` (a header, one entry per record, a foote
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, TextIO
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO, cast
 
 from bibconv.errors import Diagnostic, WriteError
 from bibconv.model import Record
@@ -12,7 +14,46 @@ from bibconv.model import Record
 if TYPE_CHECKING:
     from bibconv.keys import KeyAssigner
 
-__all__ = ["EntryWriter", "WriteContext"]
+__all__ = ["UNWRITABLE_RE", "EntryWriter", "WriteContext", "unwritable_name", "writable"]
+
+_NONCHARACTERS = "\ufdd0-\ufdef\ufffe\uffff" + "".join(
+    chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(1, 17)
+)
+UNWRITABLE_RE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029{_NONCHARACTERS}]")
+"""What no output holds: C0 control characters but tab and line ends, DEL, C1, the line and paragraph
+separators (``str.splitlines`` ends a line at U+001C–U+001E, U+0085, U+2028, U+2029), Unicode
+noncharacters (biber refuses a file holding one; U+FDD0–U+FDD5 are bibconv's internal marks)."""
+
+
+def writable(record: Record) -> Record:
+    """``record`` as every writer writes it (:meth:`EntryWriter.written_entry`): each text without
+    what :data:`UNWRITABLE_RE` matches, white space ones (U+000C, U+2028…) a space. The writers'
+    projections start from it."""
+    return cast(Record, _writable(record))
+
+
+def _writable(value: Any) -> Any:
+    if isinstance(value, str):
+        return UNWRITABLE_RE.sub(_space_or_nothing, value) if UNWRITABLE_RE.search(value) else value
+    if isinstance(value, (tuple, list)):
+        return type(value)(map(_writable, value))
+    if isinstance(value, Mapping):
+        return {key: _writable(item) for key, item in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = [f.name for f in dataclasses.fields(value) if f.name not in ("origin", "source")]
+        return dataclasses.replace(value, **{name: _writable(getattr(value, name)) for name in names})
+    return value
+
+
+def _space_or_nothing(m: re.Match[str]) -> str:
+    return " " if m[0].isspace() else ""
+
+
+def unwritable_name(ch: str) -> str:
+    """What a character of :data:`UNWRITABLE_RE` is, for a warning (``control character U+0000``)."""
+    code = ord(ch)
+    kind = "control character" if code < 0xA0 else "separator" if code in (0x2028, 0x2029) else "noncharacter"
+    return f"{kind} U+{code:04X}"
 
 
 class WriteContext:
@@ -104,6 +145,9 @@ class EntryWriter:
     extensions: ClassVar[tuple[str, ...]]
     description: ClassVar[str]
     separator: ClassVar[str] = ""
+    unwritable: ClassVar[re.Pattern[str]] = UNWRITABLE_RE
+    """What an entry's text never holds (:data:`UNWRITABLE_RE`; a writer escaping characters adds
+    their escapes): :meth:`write` drops it (white space as a space), with a warning naming the entry."""
 
     def header(self, ctx: WriteContext) -> str:
         """The text before the first entry."""
@@ -131,7 +175,32 @@ class EntryWriter:
         stream.write(self.header(ctx))
         separator = self.separator
         for record in records:
-            text = self.entry(record, ctx)
+            text = self.written_entry(record, ctx)
             stream.write(text if not ctx.entries or not separator else separator + text)
             ctx.entries += 1
         stream.write(self.footer(ctx))
+
+    def written_entry(self, record: Record, ctx: WriteContext) -> str:
+        """:meth:`entry`, without what :attr:`unwritable` matches (in the key too: :data:`UNWRITABLE_RE`),
+        and a warning naming what it held (as :meth:`write` and ``--jobs`` write entries)."""
+        found: dict[str, None] = {}
+
+        def respell(m: re.Match[str]) -> str:
+            written, ch = self.respell(m)
+            found[unwritable_name(ch)] = None
+            return written
+
+        if record.id and UNWRITABLE_RE.search(record.id) is not None:
+            found.update((unwritable_name(ch), None) for ch in UNWRITABLE_RE.findall(record.id))
+            record = record.replace(id=UNWRITABLE_RE.sub(_space_or_nothing, record.id))
+        text = self.entry(record, ctx)
+        if self.unwritable.search(text) is not None:
+            text = self.unwritable.sub(respell, text)
+        if found:
+            ctx.warn(f"{', '.join(found)} not written (no output holds it)", record.id)
+        return text
+
+    def respell(self, m: re.Match[str]) -> tuple[str, str]:
+        """What a match of :attr:`unwritable` is written as (a space for white space, such as U+2028
+        or U+000C; else nothing), and the character it stands for."""
+        return _space_or_nothing(m), m[0]

@@ -83,7 +83,7 @@ def convert(
     """
     from bibconv.limits import DEFAULT_LIMITS
 
-    if not callable(getattr(get_writer(to), "entry", None)):
+    if not callable(getattr(get_writer(to), "written_entry", None)):  # an EntryWriter
         return False
     read_options = dict(read_options or {})
     limits = read_options.pop("limits", None) or DEFAULT_LIMITS

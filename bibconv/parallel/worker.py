@@ -161,7 +161,7 @@ def _write(job: Job, records: list[Record], result: Result) -> None:
         keys.index = i
         before = len(reports)
         if written_with_content(record, ctx):
-            entries.append(writer.entry(record, ctx))
+            entries.append(writer.written_entry(record, ctx))
         if len(reports) > before:
             result.write_reports[i] = [(reports[k], ctx.kinds.get(k)) for k in range(before, len(reports))]
     token = job.token.encode("ascii")

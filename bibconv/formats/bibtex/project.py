@@ -40,7 +40,9 @@ def project(record: Record, dialect: str) -> Record:
     """``record`` as ``dialect`` (``bibtex`` or ``biblatex``) holds it: what reading back what its
     writer wrote gives."""
     from bibconv.keys import make_key
+    from bibconv.writing import writable
 
+    record = writable(record)
     if record.id is None:
         record = record.replace(id=make_key(record))
     written = entry_type_for(record, dialect)

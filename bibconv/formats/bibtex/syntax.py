@@ -297,7 +297,7 @@ def _unmark(block: Any) -> None:
     block._raw = block.raw.replace(_MARK, "") if block.raw else block.raw
     for field in getattr(block, "fields", None) or ():
         field.value = field.value.replace(_MARK, "")
-    for name in ("value", "comment", "_value", "_comment"):
+    for name in ("key", "_key", "value", "comment", "_value", "_comment"):
         value = getattr(block, name, None)
         if isinstance(value, str) and _MARK in value:
             setattr(block, name, value.replace(_MARK, ""))

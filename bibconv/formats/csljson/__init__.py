@@ -30,6 +30,7 @@ from bibconv.jsonnumbers import DECODER, NumberError
 from bibconv.model import Record
 from bibconv.registry import EntryWriter, ReadContext, WriteContext, register
 from bibconv.textio import JSON_SURROGATE, open_text
+from bibconv.writing import UNWRITABLE_RE
 
 if TYPE_CHECKING:
     from bibconv.parallel.pieces import Piece
@@ -41,6 +42,14 @@ _CHUNK = 1 << 16
 _JSON_SPACE = re.compile(r"[ \t\r\n]*")
 _NEXT_ITEM = re.compile(r"\}\s*,\s*(?=\{)")
 _KEY = re.compile(r'"([A-Za-z][A-Za-z-]*)"\s*:\s*("[^"]*")?')
+# What no output holds, as json.dumps escapes it (after an even run of backslashes: an escape, not
+# text) — C0 and C1 controls, DEL, U+2028/U+2029, noncharacters (of other planes as surrogate pairs) —
+# or raw.
+_UNWRITABLE_RE = re.compile(
+    r"(?<!\\)(?P<before>(?:\\\\)*)(?P<escape>\\[bf]|\\u00[0189][0-9a-fA-F]|\\u007[fF]|\\u202[89]"
+    r"|\\u[fF][dD][dDeE][0-9a-fA-F]|\\u[fF]{3}[eEfF]|\\u[dD][89abAB][37bfBF][fF]\\u[dD][fF]{2}[eEfF])|"
+    + UNWRITABLE_RE.pattern
+)
 
 
 def _skip_value(buffer: str, start: int) -> int | None:
@@ -279,3 +288,13 @@ class CslJsonWriter(EntryWriter):
 
     def footer(self, ctx: WriteContext) -> str:
         return "\n]\n" if ctx.entries else "]\n"
+
+    unwritable: ClassVar[re.Pattern[str]] = _UNWRITABLE_RE
+
+    def respell(self, m: re.Match[str]) -> tuple[str, str]:
+        """A JSON escape of an unwritable character (``\\u0000``, ``\\f``) goes, the backslashes
+        before it stay; a raw one goes as in every output."""
+        if m["escape"] is None:
+            return super().respell(m)
+        ch = json.loads(f'"{m["escape"]}"')
+        return m["before"] + (" " if ch.isspace() else ""), ch[0]

@@ -19,7 +19,9 @@ __all__ = ["project"]
 def project(record: Record) -> Record:
     """``record`` as CSL-JSON holds it: what reading back what the CSL-JSON writer wrote gives."""
     from bibconv.keys import make_key
+    from bibconv.writing import writable
 
+    record = writable(record)
     if record.id is None:
         record = record.replace(id=make_key(record))
     fields = {k: v if k in VERBATIM_VARS else _rich(v) for k, v in record.fields.items() if v != ""}

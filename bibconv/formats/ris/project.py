@@ -36,12 +36,14 @@ from bibconv.formats.ris.table import (
 from bibconv.latex import escape_markup, strip_markup
 from bibconv.model import Date, Name, Record
 from bibconv.projection import arxiv_kept, names_kept
+from bibconv.writing import writable
 
 __all__ = ["project"]
 
 
 def project(record: Record) -> Record:
     """``record`` as RIS holds it: what reading back what the RIS writer wrote gives."""
+    record = writable(record)
     code = _ris_type(record)
     record_type = TY_TO_CSL[code]
     extra: dict[str, list[str]] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
 import pytest
@@ -13,6 +13,7 @@ import bibconv
 from bibconv import csl
 from bibconv.errors import ParseError, ReadError
 from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.writing import UNWRITABLE_RE
 from tests.golden import check_golden, csl_schema, golden, need, samples
 
 SAMPLES = samples("csljson", ".json")
@@ -24,7 +25,7 @@ def validate(items: list[dict[str, Any]]) -> None:
 
 def normalized(item: dict[str, Any]) -> dict[str, Any]:
     """What a faithful CSL-JSON round trip must keep: number parts as numbers, numbers as text,
-    unknown keys under ``custom``, keywords split on commas."""
+    unknown keys under ``custom``, keywords split on commas, no control characters."""
     out: dict[str, Any] = {}
     custom = dict(item.get("custom") or {})
     for key, value in item.items():
@@ -47,7 +48,18 @@ def normalized(item: dict[str, Any]) -> dict[str, Any]:
             custom[key] = value
     if custom:
         out["custom"] = custom
-    return out
+    return cast(dict[str, Any], _writable(out))
+
+
+def _writable(value: Any) -> Any:
+    """Text without what no output holds (the C1 controls of mojibake: ``Ã¢Â\x80Â\x98``)."""
+    if isinstance(value, str):
+        return UNWRITABLE_RE.sub(lambda m: " " if m[0].isspace() else "", value)
+    if isinstance(value, list):
+        return [_writable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _writable(v) for k, v in value.items()}
+    return value
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
