@@ -196,8 +196,21 @@ def _pandoc_items(source: Path, reader: str) -> dict[str, tuple[Any, ...]]:
             )
             for p in item.get("author") or []
         ]
-        out[item["id"]] = ("".join(words(str(item.get("title") or ""))), names, year(item))
+        out[item["id"]] = ("".join(words(_math_symbols(str(item.get("title") or "")))), names, year(item))
     return out
+
+
+def _math_symbols(title: str) -> str:
+    """Math symbols by their command's name on both sides: pandoc keeps ``\\omega`` (written for ``ω``
+    in math) as TeX from BibTeX and gives ``ω`` from CSL-JSON."""
+    from bibconv.latex.charset import tex_for
+
+    def name(ch: str) -> str:
+        form = tex_for(ch) if not ch.isascii() else None
+        found = re.fullmatch(r"\{\\ensuremath\{\\([A-Za-z]+)\}\}", form or "")
+        return found[1] if found else ch
+
+    return "".join(map(name, re.sub(r"\\([A-Za-z]+)", r"\1", title)))
 
 
 @pytest.mark.parametrize(("ext", "reader"), [(".bib", "bibtex"), (".biblatex", "biblatex")])
