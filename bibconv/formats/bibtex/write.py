@@ -95,7 +95,8 @@ def entry_type_for(record: Record, dialect: str) -> str:
         online = record.arxiv is not None or "URL" in record.fields
         return "online" if dialect == "biblatex" and online else "misc"
     kept = record.extra.get("bibtex:entrytype")
-    wanted = _genre_type(record.type, record.fields.get("genre", "").casefold())
+    genre = record.fields.get("genre", "").casefold()
+    wanted = _genre_type(record.type, genre) if dialect != "biblatex" else None  # biblatex: type = {mathesis}
     if isinstance(kept, str) and re.fullmatch(r"\w+", kept) and m.csl_type(kept) == record.type:
         low = kept.lower()
         known = m.BIBLATEX_TYPES if dialect == "biblatex" else m.BIBTEX_TYPES

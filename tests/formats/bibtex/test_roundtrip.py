@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import bibconv
 from bibconv import latex
 from bibconv.formats.bibtex import table as bibtex_map
+from bibconv.formats.bibtex.write import entry_type_for
 from bibconv.latex.allow import preamble_commands
 from bibconv.model import Date, Name, Record
 from tests.golden import samples
@@ -44,8 +45,9 @@ def _dialect(records: list[Record]) -> str:
         mapped_to_misc = bibtex_map.entry_type(record.type, "bibtex") == "misc"
         if kept in _BIBLATEX_ONLY_TYPES or (record.type not in ("document", "article") and mapped_to_misc):
             return "biblatex"
-        if record.type in ("thesis", "report") and "genre" not in record.fields:
-            return "biblatex"  # classic BibTeX's @phdthesis and @techreport say a genre
+        typed = entry_type_for(record, "bibtex") != entry_type_for(record, "biblatex")
+        if record.type in ("thesis", "report") and ("genre" not in record.fields or typed):
+            return "biblatex"  # classic BibTeX's @phdthesis, @techreport say a genre; biblatex's type field
     return "bibtex"
 
 
