@@ -150,6 +150,18 @@ TYPE_KEYS: dict[str, str] = {
     "mathesis": "Master's thesis",
     "candthesis": "Candidate thesis",
     "resreport": "Research report",
+    "patent": "Patent",
+    "patentde": "German patent",
+    "patenteu": "European patent",
+    "patentfr": "French patent",
+    "patentuk": "British patent",
+    "patentus": "U.S. patent",
+    "patreq": "Patent request",
+    "patreqde": "German patent request",
+    "patreqeu": "European patent request",
+    "patreqfr": "French patent request",
+    "patrequk": "British patent request",
+    "patrequs": "U.S. patent request",
 }
 """biblatex's localisation keys for ``type`` (``type = {mathesis}``) → the genre they print in English."""
 
