@@ -1,6 +1,7 @@
 """Time to read a 1 MB listing page, per site reader and for the generic block reader.
 
-Run ``python benchmarks/bench_listing.py [--size-mb 1] [--out benchmarks/LISTING.md]``.
+Run ``python benchmarks/bench_listing.py [--size-mb 1] [--out benchmarks/LISTING.md] [--code DIR]``
+(``--code``: time the bibconv of another checkout, an earlier commit, with these pages).
 
 Each page is a real saved page (from ``../shared/`` when present, else bibconv's own
 fixture pages) whose list of papers is repeated until the page is ``--size-mb`` large; the
@@ -27,9 +28,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import bibconv  # noqa: E402
 
 SHARED = Path(os.environ.get("BIBCONV_SHARED") or ROOT.parent / "shared") / "corpus"
 OWN = ROOT / "fixtures" / "html" / "read"
@@ -102,6 +100,8 @@ def inflate(text: str, before: str, after: str, size: int) -> str:
 
 def best_read(data: bytes, format: str) -> tuple[int, str, float, float]:
     """Records read, the readers that made them, and the best of three reads: wall and CPU seconds."""
+    import bibconv
+
     wall = cpu = float("inf")
     records = []
     for _ in range(3):
@@ -113,12 +113,12 @@ def best_read(data: bytes, format: str) -> tuple[int, str, float, float]:
     return len(records), ", ".join(readers) or format, wall, cpu
 
 
-def process_time(path: Path) -> float:
+def process_time(path: Path, code: Path) -> float:
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "bibconv", "convert", str(path), "-t", "bibtex", "-o", os.devnull],
         check=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(code)},
         capture_output=True,
     )
     return time.perf_counter() - start
@@ -128,7 +128,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-mb", type=float, default=1.0)
     parser.add_argument("--out", type=Path, default=None, help="write the Markdown table here")
+    parser.add_argument(
+        "--code", type=Path, default=ROOT, help="the bibconv checkout to time (default: this one)"
+    )
     args = parser.parse_args()
+    sys.path.insert(0, str(args.code))
     size = int(args.size_mb * 1_000_000)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -141,7 +145,7 @@ def main() -> None:
             path = Path(tmp) / f"page.{'txt' if format == 'text' else 'html'}"
             path.write_bytes(data)
             count, reader, seconds, cpu = best_read(data, format)
-            rows.append((name, reader, len(data) / 1e6, count, seconds, cpu, process_time(path)))
+            rows.append((name, reader, len(data) / 1e6, count, seconds, cpu, process_time(path, args.code)))
             print(f"{name}: {count} records in {seconds:.2f} s ({cpu:.2f} s CPU)", file=sys.stderr)
     lines = [
         f"# Reading a {args.size_mb:g} MB listing page",
