@@ -34,6 +34,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from bibconv import latex
+from bibconv.memo import SHORT
 from bibconv.model import Name
 from bibconv.names_cjk import split_unspaced
 
@@ -93,15 +94,12 @@ def parse_name(text: str) -> Name:
     >>> parse_name("Johannes Diderik van der Waals").to_csl()
     {'family': 'Waals', 'given': 'Johannes Diderik', 'non-dropping-particle': 'van der'}
     """
-    return _parse_cached(text) if len(text) <= _SHORT else _parse(text)
-
-
-_SHORT = 200
-"""Names up to this long repeat across feeds and listings: results (immutable) are cached."""
+    return _parse_cached(text) if len(text) <= SHORT else _parse(text)
 
 
 @lru_cache(maxsize=16384)
 def _parse_cached(text: str) -> Name:
+    """:func:`_parse`, memoised: names repeat across feeds and listings (it gives no warnings)."""
     return _parse(text)
 
 

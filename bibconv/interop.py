@@ -292,16 +292,9 @@ def _person_text(person: Any) -> str:
 
 
 def _preamble_block(text: str) -> str:
-    return "@preamble{{" + text + "}}" if _balanced(text) else '@preamble{"' + text + '"}'
+    from bibconv.latex.tex import balanced
 
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for ch in text:
-        depth += 1 if ch == "{" else -1 if ch == "}" else 0
-        if depth < 0:
-            return False
-    return depth == 0
+    return "@preamble{{" + text + "}}" if balanced(text, bibtex=True) else '@preamble{"' + text + '"}'
 
 
 def _context(strict: bool, diagnostics: list[Diagnostic] | None) -> _ItemContext:

@@ -29,7 +29,6 @@ CYCLES_ALLOWED = {
     " builds Dates",
     ("bibconv.model", "bibconv.record_changes"): "Record's CSL variables by keyword (record.replace(title=…))"
     " are sorted into its slots by bibconv.record_changes, which builds Names and Dates",
-    ("bibconv.latex.case", "bibconv.latex"): "protect_case decodes the macros it meets with latex.decode",
     ("bibconv.latex.encoder", "bibconv.latex"): "encode checks passed-through TeX with latex.decode",
     ("bibconv.latex.charset", "bibconv.latex"): "a character's TeX form from pylatexenc's table is kept"
     " only when latex.decode reads it back as that character",

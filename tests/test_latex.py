@@ -738,27 +738,6 @@ def test_real_values_decode_and_reencode(path: Path) -> None:
             assert decode(value, markup=False) == " ".join(value.split())
 
 
-@pytest.mark.shared
-def test_fast_path_agrees_with_parser() -> None:
-    """Where the regex fast path decodes a value, the pylatexenc path gives the same text."""
-    from bibconv import latex
-    from bibconv.latex.fast import fast_decode
-
-    def finish(raw: str) -> str:
-        return latex._finish(latex._SPACE_RE.sub(" ", raw).strip(latex._WS), True)
-
-    values = [tex for tex, _, _ in DECODE_CASES] + [v for path in _BIB_FILES for v in _values(path)]
-    fast = 0
-    for value in values:
-        if not has_tex(value):
-            continue
-        raw = fast_decode(value)
-        if raw is not None:
-            fast += 1
-            assert finish(raw) == finish(latex._general(value)), value
-    assert fast > 2000  # most real values never reach the parser
-
-
 # --- the encoder's short path -------------------------------------------------------------------
 
 _ENCODER_TEXT = st.lists(

@@ -27,6 +27,7 @@ import re
 from functools import lru_cache
 
 from bibconv.latex.tables import ACCENTS, LETTERS, MARKUP_MACROS, MARKUP_SWITCHES, QUOTE_MACROS, SYMBOLS
+from bibconv.latex.tex import balanced_for_both as braces_balanced
 
 __all__ = ["allowed", "braces_balanced", "disallowed", "preamble_commands", "sanitize_tex", "tex_allowed"]
 
@@ -171,32 +172,6 @@ def sanitize_tex(tex: str, extra: frozenset[str] = frozenset()) -> str:
 def _symbol_text(symbol: str | None) -> str:
     """A control symbol's character as text (a backslash at the very end stands for nothing)."""
     return symbol or ""
-
-
-def braces_balanced(text: str) -> bool:
-    """Balanced both for TeX (``\\{`` is a character) and for BibTeX (every brace counts)."""
-    if "{" not in text and "}" not in text:
-        return True
-    depth = literal = 0
-    skip = False
-    for ch in text:
-        if ch == "{":
-            literal += 1
-        elif ch == "}":
-            literal -= 1
-            if literal < 0:
-                return False
-        if skip:
-            skip = False
-        elif ch == "\\":
-            skip = True
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0 and literal == 0
 
 
 _DEFINITION_RE = re.compile(r"\\(?:newcommand|providecommand)\*?\s*(?:\{\\([A-Za-z]+)\}|\\([A-Za-z]+))")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+from bibconv.latex.decoder import is_known_macro
+from bibconv.latex.tex import walk
+
 __all__ = ["PROTECT_MODES", "protect_case"]
 
 PROTECT_MODES = ("none", "acronyms", "all")
@@ -120,7 +123,8 @@ def protect_case(text: str, mode: str = "acronyms") -> str:
             out.append(piece)
             sentence_start = piece.endswith(":")
             continue
-        change, dips, dollars = _word_info(piece, depth)
+        end_depth, lowest, dollars = walk(piece, depth)
+        change, dips = end_depth - depth, lowest < 0
         follows_macro = after_macro
         after_macro = _ends_in_unknown_macro(piece)
         if depth > 0 or in_math or change != 0 or dips or dollars % 2 or follows_macro:
@@ -168,37 +172,9 @@ def _ends_in_unknown_macro(piece: str) -> bool:
     if "\\" not in piece:
         return False
     m = _MACRO_TAIL_RE.search(piece)
-    return m is not None and not _decoded_macro(m[1])
+    return m is not None and not is_known_macro(m[1])  # a known one takes no group
 
 
 def _ends_escaped(text: str) -> bool:
     """Whether ``text`` ends in an odd run of backslashes (a closing brace after it would be escaped)."""
     return (len(text) - len(text.rstrip("\\"))) % 2 == 1
-
-
-def _word_info(piece: str, depth: int) -> tuple[int, bool, int]:
-    """(brace depth change, whether the depth dips below 0, unescaped ``$`` at depth 0) from ``depth``."""
-    start = depth
-    dips = False
-    dollars = 0
-    skip = False
-    for ch in piece:
-        if skip:
-            skip = False
-        elif ch == "\\":
-            skip = True
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            dips = dips or depth < 0
-        elif ch == "$" and depth == 0:
-            dollars += 1
-    return depth - start, dips, dollars
-
-
-def _decoded_macro(name: str) -> bool:
-    """Whether decoding interprets ``\\name`` (then a group after it is not read as its argument)."""
-    from bibconv.latex import is_known_macro
-
-    return is_known_macro(name)

@@ -1,4 +1,10 @@
-r"""The table-driven fast path of :func:`bibconv.latex.decode`, and the markup sentinels both paths use.
+r"""The accelerator of :func:`bibconv.latex.decode`, and the markup sentinels it and the reference use.
+
+**Accelerator of** :func:`bibconv.latex.decoder.general` (pylatexenc's walker and bibconv's renderer):
+where :func:`fast_decode` returns text, it is what the walker gives (once both are finished as
+``decode`` finishes them); where it is unsure it returns ``None`` and the walker reads the value.
+``tests/latex/test_accelerators.py`` holds it to that on generated TeX and on every value of the
+real samples, and :func:`_math_only` to the regex pass it shortcuts.
 
 One regex pass reads plain text, accents in every brace form, letter and symbol macros, escapes,
 ligatures, math and ``^{…}``/``_{…}`` outside math (verbatim), ``\url``, formatting and quotation
@@ -25,6 +31,8 @@ _SYMBOL_ACCENT = r"""['`^"~=.]"""
 _WORD_ACCENT = r"[cHvkurdbGUhf]"
 _LETTER_NAMES = "|".join(sorted(LETTERS, key=len, reverse=True))
 _ARG_MACROS = "|".join(sorted((*MARKUP_MACROS, *QUOTE_MACROS), key=len, reverse=True))
+# The spaces TeX skips after a control word, as the walker reads them: up to a blank line (a paragraph).
+_SPACE_AFTER_WORD = r"(?:\n(?!\n)|(?!\n)\s)*"
 # A brace group with up to two levels of groups inside (a superscript or subscript's argument).
 _GROUP = r"\{(?:[^{}\\]|\\.|\{(?:[^{}\\]|\\.|\{(?:[^{}\\]|\\.)*\})*\})*\}"
 # The pattern opens with a consuming character class, so the engine skips plain text with its fast
@@ -44,12 +52,13 @@ _FAST_RE = re.compile(
     r"|(?P<url>(?<=\\)url\s*\{(?P<link>[^{}\\]*)\})"
     rf"|(?P<script>(?<=[\^_])(?:{_GROUP}|\\[A-Za-z]+))"
     r"|(?P<bad>(?<=[\^_])\{)"
-    r"|(?P<word>(?<=\\)(?P<w>[A-Za-z]+)\s*(?:\{\})?)"
+    rf"|(?P<word>(?<=\\)(?P<w>[A-Za-z]+)(?P<more>[^\W\d_])?{_SPACE_AFTER_WORD}(?:\{{\}})?)"
     r"|(?P<control>(?<=\\)(?P<c>[^A-Za-z]))"
     r"|(?P<lig>(?<=-)--|(?<=-)-|(?<=`)`|(?<=')'|(?<=!)`|(?<=\?)`|(?<=~))"
     r"|(?P<brace>(?<=\{))"
     r"|(?P<dollar>(?<=\$)))"
 )
+_ARGUMENT_NEXT_RE = re.compile(r"\s*[{\[]")
 _NONE_OPEN, _NONE_CLOSE = f"{OPEN}none{SEP}", f"{CLOSE}none{SEP}"
 # Tokens that are a bare macro (a braced accent like ``{\'E}`` is a group, not a macro).
 _CHARACTER_KINDS = frozenset({"acc3", "acc4", "word", "control"})
@@ -102,6 +111,8 @@ def _token(m: re.Match[str]) -> str | None:
     if kind == "braced_letter":
         return LETTERS[m["s1"]]
     if kind == "word":
+        if m["more"]:  # ``\Lé``: the walker reads one name of letters, ASCII or not
+            return None
         name = m["w"]
         return LETTERS.get(name, SYMBOLS.get(name))
     if kind == "control":
@@ -124,6 +135,10 @@ def split_at_dollars(text: str) -> tuple[str, list[str]] | None:
 
 def _math_only(text: str) -> bool:
     """Whether the only TeX in ``text`` is inline math, ``$…$`` (arXiv abstracts and titles).
+
+    Accelerator of the regex pass of :func:`fast_decode`: true only where that pass would give the
+    text back unchanged (``test_the_math_only_shortcut_equals_the_regex_pass`` in
+    ``tests/latex/test_accelerators.py``).
 
     Such text decodes to itself: outside math it holds no character that starts a token (a lone
     ``-``, ``'``, ``!`` or ``?`` does not), and each math part is one ``math`` token of
@@ -155,7 +170,11 @@ def _math_only(text: str) -> bool:
 
 
 def fast_decode(text: str) -> str | None:
-    """Decode the common forms in one regex pass; ``None`` when the general parser is needed."""
+    """Decode the common forms in one regex pass; ``None`` when the general parser is needed.
+
+    Accelerator of :func:`bibconv.latex.decoder.general`, held to it by
+    ``tests/latex/test_accelerators.py`` (see the module docstring).
+    """
     if "$" in text and _math_only(text):
         return text
     parts: list[str] = []
@@ -174,6 +193,8 @@ def fast_decode(text: str) -> str | None:
         if stack and stack[-1].character is None and kind != "close":
             stack[-1].character = kind in _CHARACTER_KINDS
         if kind == "math" or kind == "script":
+            if kind == "script" and m["script"][0] == "\\" and _ARGUMENT_NEXT_RE.match(text, m.end()):
+                return None  # ``_\url{x}``: the walker reads the macro's argument with it
             append(m[0])
         elif kind == "open" or kind == "brace":
             stack.append(_Entry(len(parts), False, None))

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from bibconv import latex
 from bibconv.formats.bibtex.name_parts import bibtex_parts
+from bibconv.memo import memo_with_warnings
 from bibconv.model import Name
 from bibconv.names_cjk import split_unspaced, unspaced
 
@@ -138,25 +139,13 @@ def split_bibtex_names(raw: str, *, warn: Callable[[str], None] | None = None) -
     raw = raw.strip()
     if not raw:
         return []
-    return [_parse_bibtex_name(part.strip(), warn) for part in _split_depth0(raw, _AND_RE) if part.strip()]
+    parts = (part.strip() for part in _split_depth0(raw, _AND_RE))
+    return [_parse_bibtex_name(part, warn=warn) for part in parts if part]
 
 
-def _parse_bibtex_name(text: str, warn: Callable[[str], None] | None) -> Name:
-    name, warnings = _parse_cached(text)
-    if warn is not None:
-        for message in warnings:
-            warn(message)
-    return name
-
-
-@lru_cache(maxsize=8192)
-def _parse_cached(text: str) -> tuple[Name, tuple[str, ...]]:
-    """One name and the warnings it gives; names repeat across a file (bounded, so memory stays flat)."""
-    warnings: list[str] = []
-    return _parse_name(text, warnings.append), tuple(warnings)
-
-
-def _parse_name(text: str, warn: Callable[[str], None]) -> Name:
+@memo_with_warnings(maxsize=8192)
+def _parse_bibtex_name(text: str, *, warn: Callable[[str], None]) -> Name:
+    """One name; names repeat across a file, so the name and its warnings are memoised."""
     if "\\" in text:
         text = _SPACE_LETTER_RE.sub(r"{\\\1}", _SPACE_ACCENT_RE.sub(r"{\\\1{\2}}", text))
     if text == OTHERS:
