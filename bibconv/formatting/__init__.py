@@ -76,7 +76,9 @@ def format(
     from bibconv.interop import to_pybtex
 
     notes: list[Diagnostic] = diagnostics if diagnostics is not None else []
-    data = _styled(to_pybtex(records, diagnostics=notes, **{"expand_commands": True, **options}))
+    # pybtex's styles do not look a crossref child's fields up in its parent: the child keeps them.
+    writing = {"expand_commands": True, "keep_inherited": True, **options}
+    data = _styled(to_pybtex(records, diagnostics=notes, **writing))
     engine = find_plugin("pybtex.style.formatting", style)()
     entries = list(data.entries.values())
     formatted = list(_format_entries(engine, entries, notes))

@@ -478,6 +478,8 @@ class _EntryWriter:
         source = record.source
         if source is None or source.format != "bibtex" or "bibtex:crossref" not in record.extra:
             return
+        if self.ctx.option("keep_inherited"):  # for consumers that do not look parents up (formatting)
+            return
         if self.dialect == "bibtex" and "bibtex:xdata" in record.extra:
             return
         own = {ALIASES.get(name.lower(), name.lower()) for name, _ in source.fields}
