@@ -78,7 +78,7 @@ def convert(
 
     >>> import io
     >>> out = io.StringIO()
-    >>> convert(["fixtures/bibtex/xampl.bib"], "ris", out, jobs=2)  # cross-references: not cut
+    >>> convert(["fixtures/text/read/numbered_en.txt"], "ris", out, jobs=2)  # a listing: not cut
     False
     """
     from bibconv.limits import DEFAULT_LIMITS
