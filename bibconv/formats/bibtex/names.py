@@ -12,9 +12,8 @@ written back as ``others``. biblatex's extended form (``family=…, given=…, p
 useprefix=…``) is read directly: ``prefix`` is a non-dropping particle with ``useprefix=true`` and a
 dropping one otherwise (biblatex's default is ``useprefix=false``).
 
-The writers use :func:`format_bibtex_name` (the comma form, which BibTeX re-parses to the same parts;
-biber's extended form where biber would read the comma form otherwise or skip it: see
-docs/decisions.md#names-written-for-bibtex-and-biber).
+The writers use :func:`format_bibtex_name`: the comma form, or biber's extended form where biber would
+misread or skip it (docs/decisions.md#names-written-for-bibtex-and-biber).
 """
 
 from __future__ import annotations
