@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["balanced", "balanced_for_both", "walk"]
+__all__ = ["balanced", "balanced_for_both", "group_end", "walk"]
 
 _TEX_BRACE_RE = re.compile(r"\\.|[{}$]", re.S)
 _BRACE_RE = re.compile(r"[{}]")
+_TEX_GROUP_RE = re.compile(r"\\.|[{}]", re.S)
 
 
 def walk(text: str, depth: int = 0) -> tuple[int, int, int]:
@@ -36,6 +37,25 @@ def walk(text: str, depth: int = 0) -> tuple[int, int, int]:
         elif found == "$" and depth == 0:
             dollars += 1
     return depth, lowest, dollars
+
+
+def group_end(text: str, start: int) -> int | None:
+    r"""The index after the brace group whose ``{`` is at ``start - 1``, by TeX's rules (``None``:
+    the group does not close).
+
+    >>> group_end(r"{a {b} \} c} d", 1)
+    12
+    """
+    depth = 1
+    for m in _TEX_GROUP_RE.finditer(text, start):
+        found = m[0]
+        if found == "{":
+            depth += 1
+        elif found == "}":
+            depth -= 1
+            if depth == 0:
+                return m.end()
+    return None
 
 
 def balanced(text: str, *, bibtex: bool = False) -> bool:

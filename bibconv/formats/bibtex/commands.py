@@ -18,6 +18,8 @@ import re
 from collections.abc import Mapping
 from functools import partial
 
+from bibconv.latex.tex import group_end
+
 __all__ = ["MAX_DEPTH", "MAX_GROWTH", "SORT_HINTS", "Commands", "definitions", "expand"]
 
 SORT_HINTS: dict[str, tuple[int, str]] = dict.fromkeys(
@@ -37,25 +39,6 @@ _PARAM_RE = re.compile(r"#(\d)")
 _COMMAND_RE = re.compile(r"\\([A-Za-z@]+)")
 
 
-def _group_end(text: str, start: int) -> int | None:
-    """The index after the brace group whose ``{`` is at ``start - 1`` (``None``: unbalanced)."""
-    depth = 1
-    pos = start
-    while pos < len(text):
-        ch = text[pos]
-        if ch == "\\":
-            pos += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return pos + 1
-        pos += 1
-    return None
-
-
 def definitions(preamble: str) -> dict[str, tuple[int, str]]:
     r"""Command name → (number of arguments, body) for each definition in ``preamble``.
 
@@ -69,7 +52,7 @@ def definitions(preamble: str) -> dict[str, tuple[int, str]]:
         found.append((m.start(), m[1], len(m[2]) // 2, m.end()))
     out: dict[str, tuple[int, str]] = {}
     for _, name, args, body_start in sorted(found):
-        end = _group_end(preamble, body_start)
+        end = group_end(preamble, body_start)
         if end is not None:
             out[name] = (args, preamble[body_start : end - 1])
     return out
@@ -121,7 +104,7 @@ def _arguments(text: str, pos: int, count: int) -> tuple[list[str], int] | None:
         if pos >= len(text):
             return None
         if text[pos] == "{":
-            end = _group_end(text, pos + 1)
+            end = group_end(text, pos + 1)
             if end is None:
                 return None
             args.append(text[pos + 1 : end - 1])

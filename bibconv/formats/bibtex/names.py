@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from bibconv import latex
 from bibconv.formats.bibtex.name_parts import bibtex_parts
+from bibconv.latex.tex import group_end
 from bibconv.memo import memo_with_warnings
 from bibconv.model import Name
 from bibconv.names_cjk import split_unspaced, unspaced
@@ -78,23 +79,7 @@ def _scanner(sep: re.Pattern[str]) -> re.Pattern[str]:
 
 
 def _wholly_braced(text: str) -> bool:
-    if not (text.startswith("{") and text.endswith("}")):
-        return False
-    depth = 0
-    pos = 0
-    while pos < len(text):
-        ch = text[pos]
-        if ch == "\\":
-            pos += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0 and pos != len(text) - 1:
-                return False
-        pos += 1
-    return depth == 0
+    return text.startswith("{") and group_end(text, 1) == len(text)
 
 
 def _unbraced(text: str) -> str:
