@@ -34,8 +34,6 @@ CYCLES_ALLOWED = {
     " only when latex.decode reads it back as that character",
     ("bibconv.formats.bibtex.table", "bibconv.formats.bibtex.fields"): "the table's read index is built"
     " from the reader's rules on first use",
-    ("bibconv.formats.bibtex.write", "bibconv.formats.bibtex.project"): "the writer's project() is the"
-    " projection module, which writes with the writer's rules",
     ("bibconv.parallel.plan", "bibconv.api"): "a piece is read with the serial reader's source handling",
 }
 

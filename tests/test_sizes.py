@@ -16,8 +16,6 @@ LONG_MODULES: dict[str, tuple[int | None, str]] = {
     "api.py": (494, "the public functions with their docstring examples; the conversion steps can leave"),
     "model.py": (568, "Record, Name, Date and their CSL conversions: the record is one dataclass"),
     "formats/bibtex/fields.py": (None, "the reading rules of BibTeX fields, being extended at the same time"),
-    "formats/bibtex/write.py": (None, "the BibTeX writer, being extended at the same time; the entry writer"
-    " and the name and value encoders are the parts to split"),
     "formats/listing/common.py": (None, "what the listing readers share, being extended at the same time"),
     "formats/ris/__init__.py": (None, "the RIS line reader and writer, being extended at the same time"),
     "latex/encoder.py": (None, "the encoder and its accelerators, being rewritten at the same time"),

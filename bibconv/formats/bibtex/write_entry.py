@@ -1,0 +1,351 @@
+"""The entry writer: one record as a BibTeX or biblatex entry, field by field, in the layout and with
+the rules :mod:`bibconv.formats.bibtex.write` describes. Values are encoded by
+:mod:`~bibconv.formats.bibtex.write_values`, names by :mod:`~bibconv.formats.bibtex.write_names`."""
+
+from __future__ import annotations
+
+from bibconv import facts
+from bibconv.formats.bibtex import table as m
+from bibconv.formats.bibtex.commands import SORT_HINTS
+from bibconv.formats.bibtex.faithful import as_read
+from bibconv.formats.bibtex.fields import subtitle_text
+from bibconv.formats.bibtex.inherit import ALIASES
+from bibconv.formats.bibtex.safety import NEWLINES_RE, blocks, braces_ok, defined_by_blocks, safe
+from bibconv.formats.bibtex.write_names import affiliations_tex, names_tex
+from bibconv.formats.bibtex.write_types import entry_type_for, number_field, number_order, read_type
+from bibconv.formats.bibtex.write_values import encode, kind_tex, plain, raw_value
+from bibconv.languages import babel_name
+from bibconv.latex.allow import tex_allowed
+from bibconv.latex.case import PROTECT_MODES
+from bibconv.model import Date, Record
+from bibconv.registry import WriteContext
+from bibconv.subtitles import SUBTITLES, split_off
+
+__all__ = ["EntryBuilder", "entry_text"]
+
+_DISPLAY = {"archiveprefix": "archivePrefix", "primaryclass": "primaryClass"}
+_RANKS = {name: (i, name) for i, name in enumerate(m.FIELD_ORDER)}
+_NUMBERS = m.NUMBER_VARIABLES
+_HINTS = frozenset(SORT_HINTS)  # a file that uses a sorting hint has a document that defines it
+# The genres biblatex prints from a key of its own, in the document's language (its key is mathesis).
+_GENRE_KEYS = {genre: key for key, genre in m.TYPE_KEYS.items() if key != "mastersthesis"}
+_OWN_TEX = frozenset({"title", "plain", "pages"})  # kinds written as TeX of their own (kind_tex)
+
+
+def _rank(name: str) -> tuple[int, str]:
+    """Where a field goes: in :data:`~bibconv.formats.bibtex.table.FIELD_ORDER`, then alphabetically."""
+    return _RANKS.get(name) or (len(_RANKS), name)
+
+
+class EntryBuilder:
+    """Writes the entries of one file for a dialect and context.
+
+    The entry being written: ``values`` (field → complete value expression, ``{…}`` or a macro),
+    ``rid`` (its key, for warnings), ``where`` (the variable being written, named in warnings) and
+    ``known`` (the commands the file's kept ``@preamble`` blocks define, collected in ``defined``).
+    """
+
+    __slots__ = (
+        "ascii",
+        "ascii_asked",
+        "ctx",
+        "defined",
+        "dialect",
+        "extended",
+        "joined",
+        "known",
+        "protect_mode",
+        "quiet",
+        "rid",
+        "values",
+        "where",
+    )
+
+    def __init__(self, dialect: str, ctx: WriteContext, defined: set[str] | None = None) -> None:
+        self.dialect, self.ctx = dialect, ctx
+        chosen = ctx.option("ascii")  # by default TeX escapes for 8-bit bibtex, UTF-8 for biblatex
+        self.ascii = dialect == "bibtex" if chosen is None else bool(chosen)
+        self.ascii_asked = bool(chosen)
+        self.protect_mode = str(ctx.option("protect_case") or "acronyms")
+        if self.protect_mode not in PROTECT_MODES:
+            raise ValueError(f"protect_case must be one of {', '.join(PROTECT_MODES)}")
+        self.extended = dialect == "biblatex"
+        self.defined: set[str] = set() if defined is None else defined
+        self.known: frozenset[str] = frozenset()
+        self.rid: str | None = None
+        self.where: str | None = None
+        self.values: dict[str, str] = {}
+        self.joined: set[str] = set()
+        self.quiet = False
+
+    def warn(self, message: str) -> None:
+        if not self.quiet:
+            self.ctx.warn(f"{self.where}: {message}" if self.where else message, self.rid)
+
+    def plain(self, text: str) -> str:
+        """Plain text as TeX on one line (a name part, an affiliation, a call number)."""
+        return plain(text, self.ascii, self.known, self.warn)
+
+    def taken(self, name: str) -> bool:
+        if name in self.values:
+            self.warn(f"field {name!r} already written; the other value is dropped")
+            return True
+        return False
+
+    def put_text(self, name: str, value: str) -> None:
+        """Add a field of rich text (encoded)."""
+        if not self.taken(name):
+            self.values[name] = "{" + safe(encode(value, self.ascii, self.known, self.warn)) + "}"
+
+    def put_tex(self, name: str, tex: str) -> None:
+        """Add a field of TeX (made one line)."""
+        if not self.taken(name):
+            self.values[name] = "{" + safe(tex) + "}"
+
+    def put_raw(self, name: str, value: str) -> None:
+        """Add a field kept as TeX, as it is when it is plain or balanced and safe, else encoded."""
+        if not self.taken(name):
+            self.values[name] = raw_value(name, value, self.ascii, self.known, self.warn)
+
+    def put_macro(self, name: str, macro: str) -> None:
+        if not self.taken(name):
+            self.values[name] = macro
+
+    def put_variable(self, var: str, value: str, rows: dict[str, m.Row], reads_as: str) -> None:
+        """A CSL variable in the field its row names, else in ``csl-<var>``."""
+        row = None if var in _NUMBERS else rows.get(var)
+        own = row.field if row is not None else number_field(var, reads_as) if var in _NUMBERS else None
+        name = own if own is not None and own not in self.values else m.CSL_PREFIX + var  # none, or taken
+        kind = row.kind if row is not None else m.own_kind(var)
+        if kind in _OWN_TEX or (kind == "paragraphs" and "\n" in value):
+            self.put_tex(name, kind_tex(kind, value, self.ascii, self.known, self.protect_mode, self.warn))
+        elif kind == "verbatim" and braces_ok(value):  # identifiers are kept as they are, not as rich text
+            self.put_raw(name, value)
+        else:
+            self.put_text(name, value)
+
+    def put_names(self, record: Record, entry: str) -> None:
+        for var, people in record.names.items():
+            self.where = var
+            row = m.write_row(var, self.dialect, entry)
+            name = row.field if row is not None else m.CSL_PREFIX + var
+            self.put_tex(name, names_tex(people, self.ascii, self.extended, self.warn))
+            groups = affiliations_tex(people, self.ascii, self.known, self.warn)
+            if groups is not None:
+                self.put_tex(f"{name}affiliations", groups)
+
+    def put_dates(self, record: Record, entry: str) -> None:
+        issued = record.dates.get("issued")
+        if issued is not None:
+            issued = issued.with_season_in_parts()  # EDTF holds the season of a year (2017-23)
+            if issued.season:
+                self.warn(f"season {issued.season!r} of the date is not written")
+            if not issued.parts:
+                self.put_text("year", issued.literal or "")
+            elif self.extended:
+                self.put_raw("date", issued.to_edtf() or "")
+            else:
+                self.put_bibtex_date(issued)
+        for var, date in record.dates.items():
+            if var == "issued":
+                continue
+            date = date.with_season_in_parts()
+            row = m.write_row(var, self.dialect, entry) if date.parts else None  # biblatex reads EDTF only
+            text = date.to_edtf() or date.literal
+            if text:
+                self.put_raw(row.field if row is not None else m.CSL_PREFIX + var, text)
+
+    def put_bibtex_date(self, issued: Date) -> None:
+        """``year``, ``month`` and ``day``; ranges, circa and seasons also in EDTF ``date`` (biblatex's)."""
+        first = issued.parts[0]
+        end = issued.parts[-1]
+        if len(issued.parts) == 2 and len(first) == 1 and len(end) == 1 and end[0] and not issued.circa:
+            self.put_raw("year", f"{first[0]}--{issued.parts[1][0]}")
+            return
+        self.put_raw("year", str(first[0]))
+        if issued.month is not None:
+            self.put_macro("month", m.MONTHS[issued.month - 1])
+        if len(first) > 2:
+            self.put_raw("day", str(first[2]))
+        if len(issued.parts) == 2 or issued.circa or issued.season_number:
+            self.put_raw("date", issued.to_edtf() or "")
+
+    def put_arxiv(self, record: Record) -> None:
+        arxiv = record.arxiv
+        assert arxiv is not None
+        self.put_raw("eprint", arxiv.id)
+        self.put_raw("eprinttype" if self.extended else "archiveprefix", "arXiv")
+        cls_field = "eprintclass" if self.extended else "primaryclass"
+        kept = record.extra.get("bibtex:primaryclass")
+        if (
+            isinstance(kept, str)
+            and arxiv.primary_class
+            and kept.split(",")[0].strip() == arxiv.primary_class
+        ):
+            self.put_raw(cls_field, kept)
+        elif arxiv.primary_class:
+            self.put_raw(cls_field, arxiv.primary_class)
+        if arxiv.version:
+            self.put_raw("arxivversion", str(arxiv.version))
+        if arxiv.categories:
+            self.put_raw("arxivcategories", ", ".join(arxiv.categories))
+        for name, date in (("arxivsubmitted", arxiv.submitted), ("arxivupdated", arxiv.updated)):
+            text = date and (date.to_edtf() or date.literal)
+            if text:
+                self.put_raw(name, text)
+        if arxiv.comment:
+            self.put_tex("arxivcomment", self.plain(arxiv.comment))
+        if arxiv.journal_ref:
+            self.put_tex("arxivjournalref", self.plain(arxiv.journal_ref))
+        if "DOI" not in record.fields:
+            self.put_raw("doi", arxiv.doi)
+        if "URL" not in record.fields:
+            self.put_raw("url", arxiv.abs_url)
+        journal_doi = record.fields.get("DOI", "").lower() not in ("", arxiv.doi.lower())
+        if self.extended and record.type == "article" and "status" not in record.fields and not journal_doi:
+            self.put_raw("pubstate", "prepublished")  # not for a paper a journal DOI says is out
+
+    def without_subtitles(self, record: Record) -> dict[str, str]:
+        """The record's fields, for biblatex each title that ends with its kept subtitle field without
+        it (the field is written as kept); classic BibTeX has no subtitle field: the title keeps it."""
+        fields = dict(record.fields)
+        self.joined = set()
+        for key, var in SUBTITLES.items():
+            raw = record.extra.get(key)
+            if not isinstance(raw, str) or var not in fields:
+                continue
+            head = split_off(fields[var], subtitle_text(raw)) if self.extended else None
+            if head is None:
+                self.joined.add(key)  # in the title only (or changed with it)
+            else:
+                fields[var] = head
+        return fields
+
+    def put_extras(self, record: Record) -> None:
+        note = record.extra.get(facts.NOTE_KEY)
+        if isinstance(note, str) and note.strip():  # bibconv's own notes, in a field no style prints
+            self.put_tex(facts.NOTE_FIELD, self.plain(note))
+        for key, value in record.extra.items():
+            if not key.startswith("bibtex:") or key in m.RESERVED_EXTRAS or key in self.joined:
+                continue
+            name = key[7:]
+            if name in self.values or (name == "primaryclass" and record.arxiv is not None):
+                continue
+            if not m.extra_field_ok(name) or not isinstance(value, (str, int, float)):
+                self.warn(f"extra {key!r} is not a BibTeX field; not written")
+                continue
+            self.put_raw(name, str(value))
+
+    def put_kept_tex(self, tex: dict[str, object], entry: str) -> None:
+        """Each field kept as written (``extra["bibtex:tex"]``: ``@preamble`` commands, sorting hints)
+        instead of the value written from the record, while both read the same."""
+        from bibconv.formats.bibtex.fields import build_record
+        from bibconv.registry import ReadContext
+
+        quiet = ReadContext(None, strict=False)
+
+        def reads(name: str, raw: str) -> tuple[object, ...]:
+            got = build_record(entry, "k", {name: raw}, 0, quiet)
+            return got.type, got.fields, got.names, got.dates
+
+        for name, kept in tex.items():
+            written = self.values.get(name, "")
+            if not (isinstance(kept, list) and len(kept) == 2 and all(isinstance(k, str) for k in kept)):
+                continue
+            raw, expanded = kept
+            if not (written.startswith("{") and braces_ok(raw) and tex_allowed(raw, self.known | _HINTS)):
+                continue
+            if reads(name, expanded) == reads(name, written[1:-1]):
+                self.values[name] = "{" + NEWLINES_RE.sub(" ", raw.strip()) + "}"
+
+    def text(self, record: Record, indent: str) -> str:
+        """One entry (with the ``@preamble``/``@comment`` blocks kept around it) as BibTeX text:
+        as read while its record is unchanged (:mod:`bibconv.formats.bibtex.faithful`), else from
+        the record's fields."""
+        self.rid, self.values = record.id, {}
+        self.known = defined_by_blocks(record, self.defined)
+        options = (bool(self.ctx.option("normalize")), self.ascii_asked)
+        kept = as_read(record, self.dialect, options, self.known, self.warn)
+        if kept is not None:
+            entry, body = kept[0], ",\n".join(indent + line for line in kept[1])
+        else:
+            entry = entry_type_for(record, self.dialect)
+            self.put_all(record, entry)
+            self.drop_inherited(record, entry)
+            tex = record.extra.get(m.TEX_KEPT)
+            if isinstance(tex, dict) and not self.ctx.option("expand_commands"):
+                self.put_kept_tex(tex, entry)
+            values = self.values
+            body = ",\n".join(
+                [indent + _DISPLAY.get(n, n) + " = " + values[n] for n in sorted(values, key=_rank)]
+            )
+        key = record.id or ""
+        written = m.safe_key(key)
+        if written != key:
+            why = "BibTeX keys cannot hold spaces, commas, braces or quotes"
+            self.warn(f"key {key!r} written as {written!r} ({why})")
+        out = [*blocks(record, "bibtex:before", self.warn)]
+        out.append(f"@{entry}{{{written},\n{body}\n}}\n" if body else f"@{entry}{{{written}\n}}\n")
+        out.extend(blocks(record, "bibtex:after", self.warn))
+        return "\n".join(out)
+
+    def drop_inherited(self, record: Record, entry: str) -> None:
+        """Leave out what a ``crossref`` child took from its parent, which bibtex and biber take again
+        (a parent's ``file``, ``abstract`` or ``keywords`` are not the child's): the fields the entry as
+        read did not have whose values are still those read. Classic BibTeX keeps what ``xdata``
+        gave, as it has no ``xdata``."""
+        source = record.source
+        if source is None or source.format != "bibtex" or "bibtex:crossref" not in record.extra:
+            return
+        if self.ctx.option("keep_inherited"):  # for consumers that do not look parents up (formatting)
+            return
+        if self.dialect == "bibtex" and "bibtex:xdata" in record.extra:
+            return
+        own = {ALIASES.get(name.lower(), name.lower()) for name, _ in source.fields}
+        values, joined, self.values, self.quiet = self.values, self.joined, {}, True
+        try:
+            self.put_all(source.read, entry)
+            as_read = self.values
+        finally:
+            self.values, self.joined, self.quiet = values, joined, False
+        for name in [n for n in values if ALIASES.get(n, n) not in own and as_read.get(n) == values[n]]:
+            del values[name]
+
+    def put_all(self, record: Record, entry: str) -> None:
+        """Every field of ``record`` for an entry of type ``entry``."""
+        low = entry.lower()
+        if record.names:
+            self.put_names(record, low)
+        reads_as = read_type(record, entry)
+        rows = m.writes_for(self.dialect, low)
+        fields = self.without_subtitles(record)
+        implied = m.IMPLIED_GENRES.get(low) if reads_as in ("thesis", "report") else None
+        for var in number_order(record, reads_as):
+            if var == "genre" and fields[var] == implied:
+                continue  # the entry type says it
+            self.where = var
+            if var == "genre" and self.extended and fields[var] in _GENRE_KEYS:
+                self.put_raw("type", _GENRE_KEYS[fields[var]])
+                continue
+            if var == "language" and babel_name(fields[var]):  # a tag: babel's name in langid
+                self.put_raw("langid", babel_name(fields[var]) or "")
+                continue
+            self.put_variable(var, fields[var], rows, reads_as)
+        self.where = None
+        self.put_dates(record, low)
+        if record.keywords:
+            self.put_text("keywords", ", ".join(record.keywords))
+        if record.arxiv is not None:
+            self.put_arxiv(record)
+        self.put_extras(record)
+
+
+def entry_text(
+    record: Record, dialect: str, ctx: WriteContext, indent: str = "  ", defined: set[str] | None = None
+) -> str:
+    """One entry (with the ``@preamble``/``@comment`` blocks kept around it) as BibTeX text.
+
+    ``defined`` collects the commands the kept ``@preamble`` blocks written so far define (fields
+    may use them); pass the same set for every entry of a file.
+    """
+    return EntryBuilder(dialect, ctx, defined).text(record, indent)
