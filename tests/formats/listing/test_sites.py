@@ -65,6 +65,15 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "scifeed_paperswithcode_search_endometriosis.html": ("paperswithcode", 2),
     "lockss_atypon_asha_toc_aja_27_1_trimmed.html": ("atypon", 6),
     "lockss_atypon_tandf_toc_talc_38_4_trimmed.html": ("atypon", 5),
+    "own_biorxiv_search_coronavirus.html": ("highwire", 3),
+    "own_medrxiv_recent_toc.html": ("highwire", 2),
+    "own_highwire_journal_collection.html": ("highwire", 2),
+    "own_eprints_view_subject_type.html": ("eprints", 6),
+    "own_eprints_search_results.html": ("eprints", 2),
+    "own_hal_search_results.html": ("hal", 3),
+    "own_ssrn_search_results.html": ("ssrn", 3),
+    "own_ieee_xplore_toc_saved.html": ("ieee-xplore", 2),
+    "own_ieee_xplore_article_fetched.html": ("ieee-xplore", 1),
 }
 
 
@@ -312,6 +321,12 @@ _SITE_SHELLS = [  # (head, body) of pages each site reader claims; {} is where t
     ("<title>ICML 2019 Schedule</title>", "<div class='maincard'>{}</div>"),
     ("<title>x - PubMed</title>", '<article class="full-docsum"><div class="docsum-content">{}</div>'),
     ('<meta name="pbContext">', '<div class="issue-item"><div class="issue-item__title">{}</div>'),
+    ("<title>x | bioRxiv</title>", '<div class="highwire-list-wrapper"><div class="highwire-cite">{}</div>'),
+    ('<meta name="generator" content="EPrints 3.4">', '<div class="ep_view_page"><h2>Article</h2><p>{}</p>'),
+    ("<title>HAL</title>", '<div class="media-body"><a class="ref-halid" href="/hal-01234567">T</a>{}</div>'),
+    ("<title>SSRN</title>", '<div class="description"><a href="?abstract_id=1">T</a>{}</div>'),
+    ("<title>IEEE Xplore</title><script>xplGlobal.document.metadata={}</script>", ""),
+    ("<title>IEEE Xplore</title>", '<div class="List-results-items"><h2><a href="/document/1/">T</a></h2>{}'),
 ]
 _PARTS = st.sampled_from(
     [
@@ -323,6 +338,12 @@ _PARTS = st.sampled_from(
         '<p class="title">', '<span class="info">PMLR 9:', '{"dailyPapers": [{"paper": {"title": 5}}]}',
         '{"props": {"pageProps": {"notes": [1, {"content": {"title": "T", "authors": "AB"}, '
         '"pdate": 1e300}]}}}', '<div class="maincardBody">', '<div class="maincardFooter">A · B', "</a>",
+        '<a class="highwire-cite-linked-title" href="/content/1">', '<span class="highwire-citation-author">',
+        '<span class="nlm-surname">', '<span class="highwire-cite-metadata-pages">2020.01.02.1;',
+        '<span class="person_name">Turing, A', '<a href="/12/"><em>T.', "In: ", "(eds.)", "PhD thesis, U",
+        '<span class="ref-biblio">J, 2019, 1 (2), pp.3-4. ⟨10.1/x⟩', '<div class="authors-list">',
+        '<div class="note-list"><span>Posted: 1 Jan 2020', '{"title": "T", "authors": [{"lastName": 1}]',
+        '<xpl-authors-name-list><a href="/author/1">', "Year: 2020 | Volume: 1, Issue: 2 | Page(s): 1 - 2",
         "</div>", "</li>", "}", "]",
     ]
 )  # fmt: skip
@@ -475,3 +496,121 @@ def test_openreview_2018_list_of_blind_submissions() -> None:
     ]
     assert all("author" not in r.names for r in records)  # "Anonymous" is no name
     assert records[1].keywords == ("complex numbers", "complex-valued", "perceptron")
+
+
+def test_biorxiv_and_medrxiv_lists_give_ids_versions_groups_and_posting_dates() -> None:
+    search, _ = read_page(OWN_PAGES / "own_biorxiv_search_coronavirus.html")
+    first = search[0]
+    assert (first.fields["DOI"], first.fields["publisher"], first.fields["version"]) == (
+        "10.1101/2020.01.22.914952",
+        "bioRxiv",
+        "v2",
+    )
+    assert first.dates["issued"].parts == ((2020, 1, 23),)  # posted, from data-apath; the id says 22
+    assert first.extra["biorxiv:id"] == "2020.01.22.914952"
+    russell = search[2]
+    assert russell.fields["publisher"] == "medRxiv"
+    assert [n.literal or n.family for n in russell.names["author"]] == [
+        "Russell",
+        "Hellewell",
+        "van Zandvoort",
+        "CMMID COVID-19 working group",
+        "Kucharski",
+    ]
+    assert all(r.type == "article" for r in search)
+    recent, _ = read_page(OWN_PAGES / "own_medrxiv_recent_toc.html")
+    assert [r.dates["issued"].parts for r in recent] == [((2020, 3, 9),), ((2020, 3, 3),)]  # the headings
+    journal, _ = read_page(OWN_PAGES / "own_highwire_journal_collection.html")
+    hopfield = journal[0]
+    assert hopfield.type == "article-journal"
+    venue = tuple(hopfield.fields[k] for k in ("container-title", "volume", "issue", "page", "DOI"))
+    assert venue == ("PNAS", "79", "8", "2554-2558", "10.1073/pnas.79.8.2554")
+    assert journal[1].fields["issue"] == "suppl 1"
+
+
+def test_eprints_citations_by_item_type() -> None:
+    records, _ = read_page(OWN_PAGES / "own_eprints_view_subject_type.html")
+    kinds = ["article-journal", "article-journal", "chapter", "paper-conference", "report", "thesis"]
+    assert [r.type for r in records] == kinds
+    turing = records[0]
+    assert turing.names["author"][0].given == "Alan M."  # EPrints' name parts, kept whole
+    assert (turing.fields["container-title"], turing.fields["volume"], turing.fields["issue"]) == (
+        "Mind",
+        "59",
+        "236",
+    )
+    assert (turing.fields["page"], turing.fields["ISSN"], turing.extra["eprints:id"]) == (
+        "433-460",
+        "0026-4423",
+        "2051",
+    )
+    chapter = records[2]
+    assert [n.family for n in chapter.names["editor"]] == ["Montavon", "Orr", "Müller"]
+    assert [n.family for n in chapter.names["author"]] == ["Hinton"]
+    assert (chapter.fields["container-title"], chapter.fields["collection-number"]) == (
+        "Neural Networks: Tricks of the Trade",
+        "7700",
+    )
+    place = ("Springer", "Berlin, Heidelberg")
+    assert (chapter.fields["publisher"], chapter.fields["publisher-place"]) == place
+    assert records[3].fields["event-place"] == "Brisbane, Australia"
+    assert (records[5].fields["genre"], records[5].fields["publisher"]) == (
+        "PhD thesis",
+        "University of California, Irvine",
+    )
+    search, _ = read_page(OWN_PAGES / "own_eprints_search_results.html")
+    assert [r.type for r in search] == ["report", "article-journal"]
+    assert search[1].fields["DOI"] == "10.1093/mind/LIX.236.433"
+
+
+def test_hal_results_read_the_reference_line_and_its_identifiers() -> None:
+    records, _ = read_page(OWN_PAGES / "own_hal_search_results.html")
+    sklearn, sinkhorn, knight = records
+    assert sklearn.names["author"][1].given == "Gaël"
+    assert MORE_AUTHORS_NOTE in facts.notes(sklearn.extra)  # "et al."
+    assert (sklearn.fields["container-title"], sklearn.fields["volume"], sklearn.fields["page"]) == (
+        "Journal of Machine Learning Research",
+        "12",
+        "2825-2830",
+    )
+    assert sinkhorn.type == "paper-conference"
+    assert (sinkhorn.extra["hal:id"], sinkhorn.dates["issued"].parts) == ("hal-00911712", ((2013, 12),))
+    assert sinkhorn.fields["event-place"] == "Lake Tahoe, United States"
+    assert (knight.fields["DOI"], knight.fields["issue"], knight.extra["hal:id"]) == (
+        "10.1051/jphysrad:01955001606044400",
+        "6",
+        "jpa-00235190",
+    )
+
+
+def test_ssrn_papers_are_working_papers_numbered_by_their_abstract_id() -> None:
+    records, _ = read_page(OWN_PAGES / "own_ssrn_search_results.html")
+    first = records[0]
+    assert first.type == "report"
+    assert (first.fields["number"], first.fields["URL"]) == (
+        "2460551",
+        "https://papers.ssrn.com/sol3/papers.cfm?abstract_id=2460551",
+    )
+    assert first.dates["issued"].parts == ((2014, 7, 21),)  # Posted, not Last Revised
+    assert first.fields["note"] == "Journal of Portfolio Management, 40 (5), pp. 94-107. 2014"
+    assert [n.family for n in records[1].names["author"]] == ["Bailey", "Borwein", "Prado", "Zhu"]
+    assert "note" not in records[2].fields
+
+
+def test_ieee_xplore_saved_table_of_contents_and_fetched_article_page() -> None:
+    toc, _ = read_page(OWN_PAGES / "own_ieee_xplore_toc_saved.html")
+    mask = toc[0]
+    assert [n.family for n in mask.names["author"]] == ["He", "Gkioxari", "Dollár", "Girshick"]
+    assert tuple(mask.fields[k] for k in ("container-title", "volume", "issue", "page")) == (
+        "IEEE Transactions on Pattern Analysis and Machine Intelligence",
+        "42",
+        "2",
+        "386-397",
+    )
+    assert (mask.dates["issued"].parts, mask.extra["ieee:document"]) == (((2020, 2),), "8372616")
+    (article,) = read_page(OWN_PAGES / "own_ieee_xplore_article_fetched.html")[0]
+    assert article.type == "paper-conference"
+    assert (article.fields["DOI"], article.fields["page"]) == ("10.1109/CVPR.2016.90", "770-778")
+    assert article.names["author"][0].affiliation == ("Microsoft Research",)
+    assert article.origin is not None
+    assert article.origin.where == "xplGlobal.document.metadata"

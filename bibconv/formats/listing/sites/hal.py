@@ -1,0 +1,137 @@
+"""HAL (hal.science, hal.archives-ouvertes.fr and its portals): search results and the
+publication lists of its collections and authors' pages.
+
+Each result is a ``div.media-body``: the title linked to the document (``a.ref-halid``,
+``/hal-00650905``, its HAL id, with a version: ``hal-00911712v2``), the authors
+(``.ref-authors``, one link each, ``et al.`` when the list is cut), then HAL's reference
+line (``.ref-biblio``): by document type, ``Journal, 2011, 12 (3), pp.2825-2830``,
+``Conference, Dec 2013, Lake Tahoe, United States. pp.2292-2300`` or ``Speciality.
+University, 2019``, and the identifiers HAL puts in angle brackets (``⟨10.1051/…⟩`` a DOI,
+``⟨hal-00911712v2⟩``, ``⟨NNT : 2019SACLS123⟩``, ``⟨PMID : 123⟩``). The document type is the
+label of the row (``Journal articles``, ``Communication dans un congrès``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from bibconv.dates import parse_date
+from bibconv.formats.listing.common import Entry, clean_space
+from bibconv.formats.listing.dom import absolute, text_of
+from bibconv.formats.listing.sites import Item, Page, claimed_by, person, site, without_final_period
+from bibconv.model import Date
+from bibconv.registry import ReadContext
+
+__all__ = ["Hal"]
+
+_KINDS = (
+    (re.compile(r"journal article|article dans une revue|article", re.IGNORECASE), "article-journal"),
+    (re.compile(r"conference|communication|poster|congrès", re.IGNORECASE), "paper-conference"),
+    (re.compile(r"book section|chapitre", re.IGNORECASE), "chapter"),
+    (re.compile(r"\bbooks?\b|ouvrage", re.IGNORECASE), "book"),
+    (re.compile(r"thes[ei]s|thèse|habilitation|hdr", re.IGNORECASE), "thesis"),
+    (re.compile(r"report|rapport", re.IGNORECASE), "report"),
+    (re.compile(r"preprint|pré-publication|working paper|document de travail", re.IGNORECASE), "article"),
+)
+_BRACKETED = re.compile(r"[.,]?\s*⟨([^⟩]*)⟩")
+_HAL_ID = re.compile(r"^([a-z][a-z0-9]*-\d{8})(v\d+)?$")
+_PAGES = re.compile(r"[.,]?\s*pp?\.\s*([\w-]+)")
+_JOURNAL = re.compile(
+    r"^(?P<journal>.+?), (?P<year>(?:1[5-9]|20)\d\d)(?:, (?P<volume>[^,(]+?))?(?:\s*\((?P<issue>[^)]+)\))?$"
+)
+_EVENT = re.compile(r"^(?P<event>.+?), (?P<date>(?:\w{3,9}\.? )?(?:1[5-9]|20)\d\d)(?:, (?P<place>.+))?$")
+_YEAR = re.compile(r"(?<!\d)((?:1[5-9]|20)\d\d)(?!\d)")
+
+
+def _identifiers(entry: Entry, text: str) -> str:
+    """Take the identifiers HAL writes in angle brackets out of ``text``."""
+    for value in _BRACKETED.findall(text):
+        value = value.strip()
+        key, colon, rest = value.partition(" : ")
+        hal = _HAL_ID.match(value)
+        if value.startswith("10."):
+            entry.doi = value
+        elif hal is not None:
+            entry.extra.setdefault("hal:id", hal.group(1))
+        elif colon and key in ("NNT", "PMID", "PMCID", "OATAO"):
+            if key.startswith("PM"):
+                entry.fields[key] = rest.strip()
+            else:
+                entry.extra[f"hal:{key.lower()}"] = rest.strip()
+    return _BRACKETED.sub("", text).strip(" .,")
+
+
+def _reference(entry: Entry, text: str, lang: str | None) -> None:
+    """Read HAL's reference line (after its identifiers are taken out)."""
+    text = _identifiers(entry, clean_space(text))
+    pages = _PAGES.search(text)
+    if pages is not None:
+        entry.fields["page"] = pages.group(1)
+        text = (text[: pages.start()] + text[pages.end() :]).strip(" .,")
+    head = text.split(". ")[0]
+    journal, event = _JOURNAL.match(head), _EVENT.match(head)
+    if entry.record_type in ("article-journal", "article") and journal is not None:
+        entry.record_type = "article-journal"
+        entry.fields["container-title"] = journal.group("journal")
+        entry.issued = Date(parts=((int(journal.group("year")),),))
+        for group in ("volume", "issue"):
+            if journal.group(group):
+                entry.fields[group] = journal.group(group).strip()
+    elif entry.record_type == "paper-conference" and event is not None:
+        entry.fields["container-title"] = event.group("event")
+        entry.issued = parse_date(event.group("date").replace(".", ""), "en") or _year(text)
+        if event.group("place"):
+            entry.fields["event-place"] = event.group("place")
+    else:
+        entry.issued = _year(text)
+        if entry.record_type == "thesis" and ". " in text:
+            entry.fields["publisher"] = re.sub(r",\s*(?:1[5-9]|20)\d\d$", "", text.split(". ")[1])
+
+
+def _year(text: str) -> Date | None:
+    years = _YEAR.findall(text)
+    return Date(parts=((int(years[-1]),),)) if years else None
+
+
+def _kind(node: Any) -> str | None:
+    row = node.parent
+    while row is not None and row.tag not in ("tr", "li", "body"):
+        row = row.parent
+    label = text_of(row.css_first(".label")) if row is not None and row.tag != "body" else ""
+    return next((kind for pattern, kind in _KINDS if pattern.search(label)), None)
+
+
+def _result(node: Any, page: Page) -> Item | None:
+    link = node.css_first("a.ref-halid")
+    if link is None or not text_of(link):
+        return None
+    entry = Entry(title=without_final_period(text_of(link)), record_type=_kind(node) or "article")
+    href = link.attributes.get("href") or ""
+    entry.url = absolute(href, page.base)
+    hal = _HAL_ID.match(href.rstrip("/").rpartition("/")[2])
+    if hal is not None:
+        entry.extra["hal:id"] = hal.group(1)
+    authors = node.css_first(".ref-authors")
+    if authors is not None:
+        entry.authors = tuple(n for n in (person(text_of(a)) for a in authors.css("a")) if n)
+        entry.more_authors = "et al" in text_of(authors)
+    reference = node.css_first(".ref-biblio")
+    if reference is not None:
+        _reference(entry, text_of(reference), page.lang)
+    return Item(entry, node)
+
+
+@site
+class Hal:
+    """Reads HAL's search results and publication lists."""
+
+    name: ClassVar[str] = "hal"
+
+    def claims(self, page: Page) -> bool:
+        hosts = ("hal.science", "archives-ouvertes.fr")
+        return not page.about_one_work and claimed_by(page, ".media-body a.ref-halid", hosts, ("HAL",))
+
+    def read(self, page: Page, ctx: ReadContext) -> list[Item]:
+        found = (_result(n, page) for n in page.tree.css("div.media-body"))
+        return [item for item in found if item is not None]
