@@ -85,6 +85,26 @@ def test_html_nested_beyond_10000_blocks_is_refused(tmp_path: Path) -> None:
     assert time.perf_counter() - start < 30
 
 
+def test_an_element_with_100000_attributes_is_refused(tmp_path: Path) -> None:
+    """lexbor's time grows faster than the square of an element's attributes (minutes for 100,000)."""
+    page = (ROOT / "fixtures" / "html" / "read" / "own" / "list_de.html").read_text(encoding="utf-8")
+    attributes = "".join(f' a{i} = "v w"' for i in range(100_000))
+    text = page.replace('<li class="pub">', f'<li class="pub"{attributes}>', 1)
+    start = time.perf_counter()
+    broken_input(
+        tmp_path,
+        "attributes.html",
+        text.encode(),
+        r"attributes\.html:1: cannot parse the page as HTML: an element on line 8 has 100,001 attributes,"
+        r" more than 256 \(a real page has a few dozen\); refusing the page",
+        good=0,
+        mib=150,
+    )
+    assert time.perf_counter() - start < 30
+    few = page.replace('<li class="pub">', '<li class="pub"' + attributes[: attributes.index(" a200 ")] + ">")
+    assert len(_reads(tmp_path, "few.html", few)) == 3
+
+
 def _reads(tmp_path: Path, name: str, text: str) -> list[dict[str, object]]:
     source = tmp_path / name
     source.write_text(text, encoding="utf-8")

@@ -66,6 +66,11 @@ _NESTING_TAG = re.compile(
     re.IGNORECASE,
 )
 MAX_DEPTH = 10_000
+MAX_ATTRIBUTES = 256  # past a few hundred, lexbor's time grows faster than their number's square
+# A start tag that may hold MAX_ATTRIBUTES attributes, up to its '>' or the next '<' (each character
+# looked at once), and quoted values.
+_LONG_TAG = re.compile(rf"<[A-Za-z][^<>]{{{2 * MAX_ATTRIBUTES},}}")
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 _RICH = {"i": "i", "em": "i", "cite": "i", "b": "b", "strong": "b", "sup": "sup", "sub": "sub"}
 
 
@@ -128,6 +133,7 @@ def parse(text: str) -> Any:
     """
     from selectolax.lexbor import LexborHTMLParser
 
+    _check_attributes(text)
     depth = deepest = 0
     for match in _NESTING_TAG.finditer(text):
         depth = max(depth - 1, 0) if match.group(1) else depth + 1
@@ -139,6 +145,19 @@ def parse(text: str) -> Any:
                     " (a real page nests a few dozen); refusing the page"
                 )
     return LexborHTMLParser(text, scripting=True)
+
+
+def _check_attributes(text: str) -> None:
+    """``ValueError`` if a start tag has more than :data:`MAX_ATTRIBUTES` attributes."""
+    for match in _LONG_TAG.finditer(text):
+        tokens = _QUOTED.sub(" ", match.group()).split()[1:]  # after the tag name
+        names = sum(1 for token in tokens if token[0] != "=")  # ``a = "v"`` is one
+        if names > MAX_ATTRIBUTES:
+            line = text.count("\n", 0, match.start()) + 1
+            raise ValueError(
+                f"an element on line {line:,} has {names:,} attributes, more than {MAX_ATTRIBUTES:,}"
+                " (a real page has a few dozen); refusing the page"
+            )
 
 
 def clean(tree: Any) -> None:
