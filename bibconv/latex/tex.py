@@ -1,8 +1,11 @@
 r"""The brace walk every TeX helper shares: how deep a text leaves its braces, for TeX and for BibTeX.
 
 TeX reads ``\{`` and ``\}`` as characters, so a backslash takes the character after it out of the
-count; BibTeX counts every brace, escaped or not, when it reads a value. A value is safe in a
-``.bib`` file only when both agree that it is balanced.
+count (``\\}``: an escaped backslash, then a brace that counts); BibTeX counts every brace, escaped
+or not, when it reads a value. A value is safe in a ``.bib`` file only when both agree that it is
+balanced. bibtexparser's splitter has a third rule, a brace right after a backslash does not count
+(``\\}`` does not close), which the reader follows where it reads as the splitter does. Each rule has
+its group end: :func:`group_end` (TeX), :func:`bibtex_group_end`, :func:`splitter_group_end`.
 
 >>> walk(r"a {b \} c} $x$")
 (0, 0, 2)
@@ -14,11 +17,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["balanced", "balanced_for_both", "group_end", "walk"]
+__all__ = ["balanced", "balanced_for_both", "bibtex_group_end", "group_end", "splitter_group_end", "walk"]
 
 _TEX_BRACE_RE = re.compile(r"\\.|[{}$]", re.S)
 _BRACE_RE = re.compile(r"[{}]")
 _TEX_GROUP_RE = re.compile(r"\\.|[{}]", re.S)
+_SPLITTER_BRACE_RE = re.compile(r"(?<!\\)[{}]")
 
 
 def walk(text: str, depth: int = 0) -> tuple[int, int, int]:
@@ -52,6 +56,41 @@ def group_end(text: str, start: int) -> int | None:
         if found == "{":
             depth += 1
         elif found == "}":
+            depth -= 1
+            if depth == 0:
+                return m.end()
+    return None
+
+
+def bibtex_group_end(text: str, start: int) -> int | None:
+    r""":func:`group_end` by BibTeX's rule: every brace counts, ``\{`` too.
+
+    >>> bibtex_group_end(r"{a {b} \} c} d", 1)
+    9
+    """
+    depth = 1
+    pos = start
+    while True:  # from one ``}`` to the next only ``{`` come between: counting them gives the depth
+        close = text.find("}", pos)
+        if close < 0:
+            return None
+        depth += text.count("{", pos, close) - 1
+        if depth == 0:
+            return close + 1
+        pos = close + 1
+
+
+def splitter_group_end(text: str, start: int) -> int | None:
+    r""":func:`group_end` by bibtexparser's splitter: a brace right after a backslash does not count.
+
+    >>> splitter_group_end(r"{a\\} b} c", 1), group_end(r"{a\\} b} c", 1)
+    (8, 5)
+    """
+    depth = 1
+    for m in _SPLITTER_BRACE_RE.finditer(text, start):
+        if m[0] == "{":
+            depth += 1
+        else:
             depth -= 1
             if depth == 0:
                 return m.end()

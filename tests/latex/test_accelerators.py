@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 
 from bibconv import latex
 from bibconv.latex import decoder, fast
-from bibconv.latex.tex import balanced, balanced_for_both, walk
+from bibconv.latex.tex import (
+    balanced,
+    balanced_for_both,
+    bibtex_group_end,
+    group_end,
+    splitter_group_end,
+    walk,
+)
 
 # Pieces of TeX as values hold them: accents in every brace form, letters, escapes, ligatures, math,
 # markup macros and switches, groups, kept macros, scripts, stray braces and backslashes.
@@ -116,3 +123,30 @@ def test_the_brace_walk_equals_a_character_loop(text: str, depth: int) -> None:
     prefixes = (text[:i].count("{") - text[:i].count("}") for i in range(len(text) + 1))
     assert balanced(text, bibtex=True) == (every == 0 and min(prefixes) >= 0)
     assert balanced_for_both(text) == (balanced(text) and balanced(text, bibtex=True))
+
+
+def _group_end_by_characters(text: str, start: int, rule: str) -> int | None:
+    """Where the group opened just before ``start`` ends: ``tex`` (a backslash takes the next character),
+    ``bibtex`` (every brace counts) or ``splitter`` (a brace right after a backslash does not count)."""
+    depth, skip = 1, False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if skip:
+            skip = False
+            continue
+        if rule == "tex" and ch == "\\":
+            skip = True
+        elif ch in "{}" and not (rule == "splitter" and text[i - 1] == "\\"):
+            depth += 1 if ch == "{" else -1
+            if depth == 0:
+                return i + 1
+    return None
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="a{}\\", max_size=20))
+def test_the_group_ends_equal_character_loops(body: str) -> None:
+    text = "{" + body
+    assert group_end(text, 1) == _group_end_by_characters(text, 1, "tex")
+    assert bibtex_group_end(text, 1) == _group_end_by_characters(text, 1, "bibtex")
+    assert splitter_group_end(text, 1) == _group_end_by_characters(text, 1, "splitter")

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from bibconv.latex.tex import bibtex_group_end
+
 __all__ = ["ScannedEntry", "ScannedField", "scan"]
 
 # The splitter's block start: '@', a type, blanks, and an opening delimiter.
@@ -52,23 +54,6 @@ class ScannedEntry:
         self.start_line = start_line
 
 
-def _closing_brace(text: str, start: int) -> int:
-    """Index of the ``}`` closing the ``{`` at ``start``, or -1.
-
-    From one ``}`` to the next, only ``{`` can come between: counting them gives the depth.
-    """
-    depth = 1
-    pos = start + 1
-    while True:
-        close = text.find("}", pos)
-        if close < 0:
-            return -1
-        depth += text.count("{", pos, close) - 1
-        if depth == 0:
-            return close
-        pos = close + 1
-
-
 def _value_end(text: str, start: int) -> int:
     """Index of the ``,`` or ``}`` that ends the value starting at ``start``, or -1 if unusual."""
     quoted = False
@@ -85,9 +70,10 @@ def _value_end(text: str, start: int) -> int:
         elif quoted:
             pass  # braces and commas inside quotes are text to the splitter
         elif mark == "{":
-            pos = _closing_brace(text, pos)
-            if pos < 0:
+            after = bibtex_group_end(text, pos + 1)
+            if after is None:
                 return -1
+            pos = after - 1
         else:
             return pos  # ',' or '}' outside braces and quotes
         pos += 1

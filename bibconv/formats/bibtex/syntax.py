@@ -16,6 +16,7 @@ from typing import IO, Any, TypeVar
 
 from bibconv.errors import ParseError
 from bibconv.formats.bibtex.scan import scan
+from bibconv.latex.tex import bibtex_group_end, splitter_group_end
 from bibconv.registry import ReadContext
 
 __all__ = [
@@ -42,23 +43,6 @@ _CUT_RE = re.compile(r"\n[ \t]*@\w*[ \t]*[{(]")
 _KEYLESS_RE = re.compile(r"^([ \t]*@(?!string|preamble|comment)\w+[ \t]*\{)(?=\s*[\w.-]+\s*=)", re.I | re.M)
 _TOKEN_RE = re.compile(r"[^\s#{}\"=,]+")
 T = TypeVar("T")
-
-
-def _match_brace(text: str, start: int, literal: bool = False) -> int:
-    """Index of the ``}`` closing the ``{`` at ``start`` (``-1`` if none).
-
-    ``\\{`` does not count unless ``literal`` (BibTeX itself counts every brace).
-    """
-    depth = 0
-    for i in range(start, len(text)):
-        ch = text[i]
-        if ch == "{" and (literal or i == 0 or text[i - 1] != "\\"):
-            depth += 1
-        elif ch == "}" and (literal or i == 0 or text[i - 1] != "\\"):
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
 
 
 def _match_quote(text: str, start: int) -> int:
@@ -142,7 +126,11 @@ def value_parts(expr: str, literal: bool) -> list[tuple[str, str]]:
             raise ValueError(f"missing ',' or '#' before {expr[i : i + 20]!r}")
         expect_part = False
         if ch in '{"':
-            end = _match_brace(expr, i, literal) if ch == "{" else _match_quote(expr, i)
+            if ch == "{":  # a brace right after a backslash counts only for BibTeX (``literal``)
+                after = (bibtex_group_end if literal else splitter_group_end)(expr, i + 1)
+                end = -1 if after is None else after - 1
+            else:
+                end = _match_quote(expr, i)
             if end < 0:
                 raise ValueError(f"unbalanced {ch!r} in value")
             parts.append(("text", expr[i + 1 : end]))
