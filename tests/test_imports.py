@@ -32,8 +32,6 @@ CYCLES_ALLOWED = {
     ("bibconv.latex.encoder", "bibconv.latex"): "encode checks passed-through TeX with latex.decode",
     ("bibconv.latex.charset", "bibconv.latex"): "a character's TeX form from pylatexenc's table is kept"
     " only when latex.decode reads it back as that character",
-    ("bibconv.formats.bibtex.table", "bibconv.formats.bibtex.fields"): "the table's read index is built"
-    " from the reader's rules on first use",
     ("bibconv.parallel.plan", "bibconv.api"): "a piece is read with the serial reader's source handling",
 }
 

@@ -15,7 +15,6 @@ FUNCTION_LINES = 60
 LONG_MODULES: dict[str, tuple[int | None, str]] = {
     "api.py": (494, "the public functions with their docstring examples; the conversion steps can leave"),
     "model.py": (568, "Record, Name, Date and their CSL conversions: the record is one dataclass"),
-    "formats/bibtex/fields.py": (None, "the reading rules of BibTeX fields, being extended at the same time"),
     "formats/listing/common.py": (None, "what the listing readers share, being extended at the same time"),
     "formats/ris/__init__.py": (None, "the RIS line reader and writer, being extended at the same time"),
     "latex/encoder.py": (None, "the encoder and its accelerators, being rewritten at the same time"),
@@ -25,7 +24,6 @@ LONG_FUNCTIONS: dict[str, tuple[int | None, str]] = {
     "cli/convert.py:convert": (65, "the command's options, one per line, as click declares them"),
     "formats/arxiv_jsonl.py:record_from_snapshot": (79, "a record from the snapshot's fields, one by one"),
     "formats/atom/entry.py:to_record": (94, "one record from an Atom entry, element by element"),
-    "formats/bibtex/fields.py:_arxiv": (65, "every arXiv spelling BibTeX files use, read in one place"),
     "formats/csljson/__init__.py:_iter_json_values": (122, "a streaming JSON tokenizer whose states share"
     " locals for speed (measured in benchmarks/)"),
     "formats/csljson/split.py:_split_json_array": (68, "cuts a JSON array at item boundaries in one scan"),

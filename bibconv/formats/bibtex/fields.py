@@ -1,261 +1,50 @@
 r"""One BibTeX entry (resolved TeX field values) → one canonical record.
 
-Names are split on the raw TeX, then decoded (:mod:`bibconv.names`); other values are decoded
-with :func:`bibconv.latex.decode` (rich text), except identifiers (``url``, ``doi``, ``eprint``…),
-which are taken verbatim. The arXiv block is filled from every spelling real files use; the fields
-that only repeat it (``archivePrefix``, ``journal = {arXiv preprint arXiv:…}``, the arXiv DOI and
-abs URL, ``publisher = {arXiv}``) are consumed, so they are not kept twice.
-
-Titles: a writer brace-protects every word whose case a style could change (:func:`latex.protect_case`),
-so on reading a one-word ``{Word}`` group that protection would have added anyway is not marked
-``nocase``; BibTeX → BibTeX is then stable, and groups that mean more (``{Monte Carlo}``, ``{A}``,
-``{BERT}-based``) stay marked.
+Each field is read through its row of :data:`~bibconv.formats.bibtex.table.ROWS`. Names are split on the
+raw TeX, then decoded (:mod:`bibconv.formats.bibtex.names`); other values are read by their row's kind
+(:mod:`~bibconv.formats.bibtex.read_values`: rich text, plain text, identifiers taken verbatim, titles);
+the dates from ``date`` or ``year``/``month``/``day``. The arXiv block is filled from every spelling real
+files use (:mod:`~bibconv.formats.bibtex.read_arxiv`); the fields that only repeat it (``archivePrefix``,
+``journal = {arXiv preprint arXiv:…}``, the arXiv DOI and abs URL, ``publisher = {arXiv}``) are
+consumed, so they are not kept twice.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
 
 from bibconv import csl, facts, latex
-from bibconv.arxiv import ARXIV_ID, parse_arxiv_id, without_implied
+from bibconv.arxiv import without_implied
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.names import split_bibtex_names
+from bibconv.formats.bibtex.read_arxiv import PREPRINT_TYPES, arxiv_block, may_be_arxiv
+from bibconv.formats.bibtex.read_values import (
+    affiliations,
+    decode,
+    plain,
+    subtitle_text,
+    unbrace,
+    unprotect,
+    value,
+    verbatim,
+)
 from bibconv.formats.bibtex.spellings import standard_fields
-from bibconv.languages import to_bcp47
-from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.model import Date, Name, Record
 from bibconv.registry import ReadContext
 from bibconv.subtitles import SUBTITLES, join
 
 __all__ = ["PREPRINT_TYPES", "build_record", "decode", "subtitle_text", "unbrace", "unprotect", "verbatim"]
 
-PREPRINT_TYPES = frozenset({"misc", "online", "unpublished", "electronic", "www", "preprint"})
-_ARXIV_FIELDS = ("eprint", "archiveprefix", "eprinttype", "primaryclass", "eprintclass")
-_SEARCH_FIELDS = ("doi", "url", "number", "journal", "journaltitle", "howpublished", "note")
-_ONLY_FIELDS = frozenset({"number", "journal", "journaltitle", "howpublished", "note"})
 
-_URL_MACRO_RE = re.compile(r"^\\(?:url|href)\s*\{(.*)\}$", re.S)
-_VERBATIM_ESCAPE_RE = re.compile(r"\\([_%&#~${}])")
-_BARE_ID_RE = re.compile(rf"^(?:{ARXIV_ID.pattern})$")
-_CLASS_RE = re.compile(r"\[\s*([a-z][a-z\-]*(?:\.[A-Za-z\-]+)?)\s*\]")
-_NOISE_RE = re.compile(r"arxiv\s*preprint|e-?prints?|preprint|arxiv|abs/|[\s.,:;()\[\]]+", re.I)
-_ABS_VOLUME_RE = re.compile(r"^\s*abs/(\S+)\s*$")
 _YEAR_RE = re.compile(r"^\s*(-?\d{1,4})\s*$")
 _YEAR_RANGE_RE = re.compile(r"^\s*(\d{4})\s*(?:--?|–|/)\s*(\d{4})\s*$")
 _MONTH_WORD_RE = re.compile(r"[A-Za-z]+")
 _DAY_RE = re.compile(r"\b(\d{1,2})\b")
-_NOCASE_WORD_RE = re.compile(
-    r"(?:(?<=[ \t\n])|^)([(\['\"]*)<span class=\"nocase\">([^< \t\n]+)</span>([,.;:!?)\]'\"]*)(?=[ \t\n]|$)"
-)
 _KEYWORD_SPLIT_RE = re.compile(r"\s*[,;]\s*")
-_CATEGORY_SPLIT_RE = re.compile(r"[\s,]+")
 # bibconv's own ``csl-<variable>`` fields: lower-case name (as fields are read) → CSL variable.
 _CSL_VARS = {v.lower(): v for v in (*csl.TEXT_VARS, *csl.NUMBER_VARS, *csl.NAME_VARS, *csl.DATE_VARS)}
-_PAR_RE = re.compile(r"\\par(?![A-Za-z])\s*")
 _NEWLINES_RE = re.compile(r"\s*[\r\n]\s*")
-
-
-def decode(raw: str) -> str:
-    r"""Rich text of a TeX value (lone braces, ``{\textbraceleft}``, are read by :func:`latex.decode`)."""
-    return latex.decode(raw)
-
-
-def unbrace(text: str) -> str:
-    """``text`` without brace groups that enclose all of it (``{{10.1016/…}}`` is ``10.1016/…``).
-
-    >>> unbrace("{{10.1016/j.x}}"), unbrace("{a}{b}")
-    ('10.1016/j.x', '{a}{b}')
-    """
-    while len(text) > 1 and text[0] == "{" and text[-1] == "}" and _closes_at_end(text):
-        text = text[1:-1].strip()
-    return text
-
-
-def _closes_at_end(text: str) -> bool:
-    depth = 0
-    for i, ch in enumerate(text):
-        depth += (ch == "{") - (ch == "}")
-        if depth == 0:
-            return i == len(text) - 1
-    return False
-
-
-def verbatim(raw: str) -> str:
-    r"""An identifier's text: ``\url{}`` unwrapped, enclosing braces and ``\_``-style escapes
-    undone, spaces trimmed."""
-    text = unbrace(raw.strip())
-    found = _URL_MACRO_RE.match(text)
-    if found:
-        text = found[1].strip()
-    if "\\" in text:
-        text = _VERBATIM_ESCAPE_RE.sub(r"\1", text)
-    return _NEWLINES_RE.sub(" ", text) if "\n" in text else text
-
-
-def unprotect(title: str) -> str:
-    """Drop ``nocase`` spans around single words that :func:`latex.protect_case` would brace anyway."""
-    if 'class="nocase"' not in title:
-        return title
-
-    def keep_or_drop(found: re.Match[str]) -> str:
-        before = title[: found.start()].rstrip()
-        first = not before or before.endswith(":")
-        tex = latex.encode(found[2])
-        probe = tex if first else "x " + tex
-        protected = latex.protect_case(probe)
-        if protected.removeprefix("" if first else "x ") in ("{" + tex + "}", "{{" + tex + "}}"):
-            return found[1] + found[2] + found[3]
-        return found[0]
-
-    return _NOCASE_WORD_RE.sub(keep_or_drop, title)
-
-
-def _only_arxiv(value: str, arxiv_id: str | None) -> tuple[bool, str | None]:
-    """Whether ``value`` says nothing but "arXiv (preprint) <id> [class]"; and the class."""
-    cls = _CLASS_RE.search(value)
-    rest = value.replace(arxiv_id, "") if arxiv_id else value
-    rest = re.sub(r"v\d+", "", rest) if arxiv_id else rest
-    rest = _CLASS_RE.sub("", rest)
-    return _NOISE_RE.sub("", rest) == "", cls[1] if cls else None
-
-
-def _arxiv(fields: dict[str, str], entry: str) -> tuple[Arxiv | None, set[str], bool, str | None]:
-    """The arXiv block, the fields it consumes, whether the entry is a preprint, and several classes.
-
-    Better BibTeX writes ``primaryclass = {cs, eess, q-bio}``: the first is the primary class, the
-    list is returned as written, for the writers to write back.
-    """
-    found: tuple[str, int | None] | None = None
-    consumed: set[str] = set()
-    eprint = fields.get("eprint", "")
-    prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
-    if eprint and (
-        prefix == "arxiv" or (not prefix and (_BARE_ID_RE.match(eprint.strip()) or "arxiv" in eprint.lower()))
-    ):
-        found = parse_arxiv_id(verbatim(eprint), bare=True)
-        if found:
-            consumed.update(f for f in _ARXIV_FIELDS if f in fields)
-            version = verbatim(fields.get("arxivversion", ""))
-            if found[1] is None and version.isdigit():  # before URLs, which may name other versions
-                found = (found[0], int(version))
-    classes = (fields.get("primaryclass") or fields.get("eprintclass") or "").strip() if found else ""
-    for name in _SEARCH_FIELDS:
-        value = fields.get(name)
-        if not value:
-            continue
-        text = verbatim(value) if name in ("doi", "url") else value
-        here = parse_arxiv_id(text, bare=False)
-        if here is None:
-            continue
-        if found is None:
-            found = here
-        elif here[0] != found[0] or (here[1] and found[1] and here[1] != found[1]):
-            continue
-        if found[1] is None and here[1]:
-            found = (found[0], here[1])
-        if name == "doi":  # the arXiv DOI; a URL is kept unless it is the abs URL (without_implied)
-            consumed.add(name)
-        elif name in _ONLY_FIELDS:
-            only, cls = _only_arxiv(value, found[0])
-            if only:
-                consumed.add(name)
-                classes = classes or (cls or "")
-    if found is None:
-        volume = _ABS_VOLUME_RE.match(fields.get("volume", ""))
-        journals = [f for f in ("journal", "journaltitle") if f in fields and _only_arxiv(fields[f], None)[0]]
-        if not (volume and journals):
-            return None, set(), False, None
-        found = parse_arxiv_id(volume[1])
-        if found is None:
-            return None, set(), False, None
-    for name in ("journal", "journaltitle"):
-        if name in fields and name not in consumed and _only_arxiv(fields[name], None)[0]:
-            consumed.add(name)
-    if (fields.get("publisher") or "").strip().lower() in ("arxiv", "arxiv.org", "{arxiv}"):
-        consumed.add("publisher")
-    journal_gone = "journal" in consumed or "journaltitle" in consumed
-    if journal_gone and _ABS_VOLUME_RE.match(fields.get("volume", "")):
-        consumed.add("volume")
-    containers = [f for f in ("journal", "journaltitle") if f in fields and f not in consumed]
-    preprint = entry in PREPRINT_TYPES or (entry == "article" and not containers)
-    if preprint and (fields.get("pubstate") or "").strip().lower() in ("prepublished", "preprint"):
-        consumed.add("pubstate")
-    class_list = [c.strip() for c in classes.split(",") if c.strip()]
-    arxiv = Arxiv(id=found[0], version=found[1], primary_class=class_list[0] if class_list else None)
-    arxiv = _arxiv_details(arxiv, fields, consumed)
-    return arxiv, consumed, preprint, classes if len(class_list) > 1 else None
-
-
-def _arxiv_details(arxiv: Arxiv, fields: dict[str, str], consumed: set[str]) -> Arxiv:
-    """The rest of the arXiv block from bibconv's own fields (:data:`bibtex_map.ARXIV_FIELDS`)."""
-    values: dict[str, Any] = {}
-    for name, attribute in m.ARXIV_FIELDS.items():
-        raw = fields.get(name)
-        if raw is None:
-            continue
-        if attribute == "version":
-            text = verbatim(raw)
-            if not text.isdigit() or (arxiv.version and int(text) != arxiv.version):
-                continue  # kept in extra: it does not agree with the eprint
-            values[attribute] = int(text)
-        elif attribute == "categories":
-            values[attribute] = tuple(c for c in _CATEGORY_SPLIT_RE.split(verbatim(raw)) if c)
-        elif attribute in ("submitted", "updated"):
-            values[attribute] = Date.from_edtf(verbatim(raw))
-        else:
-            values[attribute] = plain(raw)
-        consumed.add(name)
-    return replace(arxiv, **values) if values else arxiv
-
-
-def plain(raw: str) -> str:
-    r"""Plain Unicode of a TeX value (names, affiliations, arXiv comments)."""
-    return latex.decode(raw, markup=False)
-
-
-def _paragraphs(raw: str) -> list[str]:
-    r"""``raw`` cut at each ``\par`` outside braces (an abstract's or a note's paragraphs)."""
-    out: list[str] = []
-    depth = start = pos = 0
-    while pos < len(raw):
-        ch = raw[pos]
-        if ch == "\\":
-            found = _PAR_RE.match(raw, pos)
-            if found and depth == 0:
-                out.append(raw[start:pos])
-                start = pos = found.end()
-                continue
-            pos += 2
-            continue
-        depth += 1 if ch == "{" else -1 if ch == "}" and depth else 0
-        pos += 1
-    out.append(raw[start:])
-    return out
-
-
-def _affiliations(raw: str) -> list[tuple[str, ...]]:
-    """``{A}{B} and {} and {C}`` → the affiliations of each person (depth-0 groups, ``and`` between)."""
-    people: list[list[str]] = [[]]
-    depth = start = pos = 0
-    while pos < len(raw):
-        ch = raw[pos]
-        if ch == "\\":
-            pos += 2
-            continue
-        if ch == "{":
-            start = pos + 1 if depth == 0 else start
-            depth += 1
-        elif ch == "}" and depth:
-            depth -= 1
-            if depth == 0:
-                people[-1].append(raw[start:pos])
-        elif depth == 0 and raw.startswith("and", pos) and raw[pos - 1 : pos].isspace():
-            people.append([])
-            pos += 3
-            continue
-        pos += 1
-    return [tuple(a for a in map(plain, groups) if a) for groups in people]
 
 
 def _month(text: str) -> tuple[int | None, int | None]:
@@ -325,7 +114,7 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
     if entry not in m.TYPE_TO_CSL:
         ctx.warn(f"unknown entry type @{entry_type} read as {record_type!r}", line, key or None)
     arxiv, used, preprint, classes = (
-        _arxiv(fields, entry) if _may_be_arxiv(fields) else (None, set(), False, None)
+        arxiv_block(fields, entry) if may_be_arxiv(fields) else (None, set(), False, None)
     )
     if preprint:
         record_type = "article"
@@ -365,11 +154,6 @@ def _genre(fields: dict[str, str], entry: str, record_type: str) -> None:
         fields["genre"] = m.IMPLIED_GENRES[entry]
 
 
-def subtitle_text(raw: str) -> str:
-    """A subtitle field's rich text, as a title is read."""
-    return unprotect(decode(raw))
-
-
 def _join_subtitles(fields: dict[str, str], extra: dict[str, object], entry: str) -> None:
     """``title`` (and a book's or journal's ``container-title``) with its subtitle: ``Title: Subtitle``
     (:mod:`bibconv.subtitles`); the subtitle fields stay in ``extra`` for the biblatex writer."""
@@ -380,21 +164,6 @@ def _join_subtitles(fields: dict[str, str], extra: dict[str, object], entry: str
         if (key == "bibtex:journalsubtitle") != (entry in m.JOURNAL_TYPES) and var == "container-title":
             continue  # a journal's subtitle for an article, a book's for the others
         fields[var] = join(fields[var], subtitle_text(raw))
-
-
-def _value(kind: str, raw: str) -> str:
-    """A field's value as the row's kind reads it (:data:`~bibconv.formats.bibtex.table.Kind`)."""
-    if kind == "verbatim":
-        return verbatim(raw)
-    if kind == "plain":  # plain text, never rich: a library's "A & B" stays "A & B"
-        return plain(raw)
-    if kind == "title":
-        return unprotect(decode(raw))
-    if kind == "language":
-        return to_bcp47(plain(raw)) or plain(raw)
-    if kind == "paragraphs" and "\\par" in raw:
-        return "\n".join(p for p in map(decode, _paragraphs(raw)) if p)
-    return decode(raw)
 
 
 class _Read:
@@ -459,14 +228,14 @@ class _Read:
         elif variable in self.fields:
             return False
         else:
-            self.fields[variable] = _value(kind, raw)
+            self.fields[variable] = value(kind, raw)
         return True
 
     def affiliate(self, name: str, raw: str) -> None:
         """``<name field>affiliations``: each person's affiliations, when the counts agree."""
         var = _name_var(name[:-12]) or ""
         people = self.names.get(var, ())
-        per_person = _affiliations(raw)
+        per_person = affiliations(raw)
         if len(per_person) != len(people):
             self.warn(f"{name} lists {len(per_person)} persons, {var} {len(people)}; kept as bibtex:{name}")
             self.extra[f"bibtex:{name}"] = raw
@@ -483,9 +252,3 @@ def _name_var(field: str) -> str | None:
         return row.variable
     own = _CSL_VARS.get(field[len(m.CSL_PREFIX) :]) if field.startswith(m.CSL_PREFIX) else None
     return own if own in csl.NAME_VARS else None
-
-
-def _may_be_arxiv(fields: dict[str, str]) -> bool:
-    if "eprint" in fields or "abs/" in fields.get("volume", ""):
-        return True
-    return any("arxiv" in fields.get(name, "").lower() for name in _SEARCH_FIELDS)

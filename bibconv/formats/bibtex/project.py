@@ -20,8 +20,8 @@ from dataclasses import replace
 from bibconv import facts, latex
 from bibconv.arxiv import parse_arxiv_id
 from bibconv.formats.bibtex import table as m
-from bibconv.formats.bibtex.fields import subtitle_text, unbrace, unprotect
 from bibconv.formats.bibtex.names import family_alone_is_literal, particle_is_von
+from bibconv.formats.bibtex.read_values import subtitle_text, unbrace, unprotect
 from bibconv.formats.bibtex.write_types import entry_type_for, read_type
 from bibconv.languages import babel_name, to_bcp47
 from bibconv.latex.charset import needs_chars

@@ -109,7 +109,7 @@ def _is_language(raw: str) -> bool:
 
 def _is_url(raw: str) -> bool:
     """A ``howpublished`` that is only a URL (``\\url{…}`` or bare)."""
-    from bibconv.formats.bibtex.fields import verbatim
+    from bibconv.formats.bibtex.read_values import verbatim
 
     text = verbatim(raw)
     return " " not in text and text.startswith(("http://", "https://", "ftp://"))

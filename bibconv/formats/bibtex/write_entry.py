@@ -8,8 +8,8 @@ from bibconv import facts
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.commands import SORT_HINTS
 from bibconv.formats.bibtex.faithful import as_read
-from bibconv.formats.bibtex.fields import subtitle_text
 from bibconv.formats.bibtex.inherit import ALIASES
+from bibconv.formats.bibtex.read_values import subtitle_text
 from bibconv.formats.bibtex.safety import NEWLINES_RE, blocks, braces_ok, defined_by_blocks, safe
 from bibconv.formats.bibtex.write_names import affiliations_tex, names_tex
 from bibconv.formats.bibtex.write_types import entry_type_for, number_field, number_order, read_type

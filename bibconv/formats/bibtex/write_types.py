@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from bibconv.formats.bibtex import table as m
-from bibconv.formats.bibtex.fields import PREPRINT_TYPES
+from bibconv.formats.bibtex.read_arxiv import PREPRINT_TYPES
 from bibconv.model import Record
 
 __all__ = ["entry_type_for", "number_field", "number_order", "read_type"]
