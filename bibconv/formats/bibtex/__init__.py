@@ -45,7 +45,7 @@ from bibconv.formats.bibtex.faithful import dialect_of
 from bibconv.formats.bibtex.fields import build_record
 from bibconv.formats.bibtex.inherit import ALIASES, INHERIT_SKIP, inherit_renames
 from bibconv.formats.bibtex.macros import ExpansionError, Macros
-from bibconv.formats.bibtex.scan import ScannedEntry
+from bibconv.formats.bibtex.scan import ScannedEntry, ScannedString
 from bibconv.formats.bibtex.syntax import RAW_KEY_RE, blocks, chunks, resolve_value, source_value
 from bibconv.formats.bibtex.table import MONTH_MACROS, TEX_KEPT
 from bibconv.formats.bibtex.write import BiblatexWriter, BibtexWriter
@@ -251,7 +251,7 @@ def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[s
     parents: dict[str, tuple[str, dict[str, str]]] = {}
     for line, block in blocks(open_text(stream, quiet, fallback="cp1252"), quiet):
         try:
-            if isinstance(block, String):
+            if isinstance(block, (String, ScannedString)):
                 entries.string(block)
             elif isinstance(block, (Entry, ScannedEntry)) and block.key.strip().lower() in wanted:
                 parents.setdefault(block.key.strip().lower(), (block.entry_type, entries.fields(block, line)))
@@ -309,7 +309,7 @@ class BibtexReader:
                 reason = getattr(block.error, "abort_reason", None) or str(block.error)
                 ctx.fail(ParseError(reason.strip(), ctx.span(line), key[1] if key else None))
                 continue
-            if isinstance(block, String):
+            if isinstance(block, (String, ScannedString)):
                 try:
                     entries.string(block)
                 except ValueError as exc:

@@ -3,8 +3,10 @@ r"""A fast scanner for the common shape of BibTeX entries, exact or silent.
 :func:`scan` reads a chunk (see :func:`bibconv.formats.bibtex.syntax.chunks`) made only of
 well-formed ``@type{key, name = value, …}`` entries and the text between them, and gives the
 same entries, keys, fields and raw text that bibtexparser's splitter gives through
-:func:`bibconv.formats.bibtex.syntax.split` (every brace counted, ``\{`` too, as BibTeX does).
-Anything else — ``@string``, ``@preamble`` and ``@comment`` blocks, ``(``-delimited entries, a
+:func:`bibconv.formats.bibtex.syntax.split` (every brace counted, ``\{`` too, as BibTeX does), and
+the same ``@string`` blocks of the plain shape ``@string{name = "text" # {text} # macro}`` (no
+backslash, ``@`` or nested braces in the value). Anything else — other ``@string`` blocks,
+``@preamble`` and ``@comment`` blocks, ``(``-delimited entries, a
 ``{"}`` in a quoted value, a field name it would not take as written, an entry that does not close,
 a block start at the start of a line inside an entry — makes it give ``None``, and the chunk goes
 through the splitter. Text outside entries is skipped (the reader has no use for it).
@@ -17,7 +19,7 @@ from typing import NamedTuple
 
 from bibconv.latex.tex import bibtex_group_end
 
-__all__ = ["ScannedEntry", "ScannedField", "scan"]
+__all__ = ["ScannedEntry", "ScannedField", "ScannedString", "scan"]
 
 # The splitter's block start: '@', a type, blanks, and an opening delimiter.
 _BLOCK_START = re.compile(r"@\w*[ \t]*(?=[{(])")
@@ -28,6 +30,11 @@ _LINE_START_BLOCK = re.compile(r"\n\s*@\w*[ \t]*[{(]")
 _KEY = re.compile(r"([^,{}\"=@\\]*)([,}])")
 _NAME = re.compile(r"\s*([^\s,{}\"=@\\#%()]+)\s*=")
 _CLOSE = re.compile(r"\s*\}")
+# A plain @string block after its '{': the name, '=', parts joined by '#', the closing '}'.
+_STRING_PART = r'(?:"[^"{}\\@]*"|\{[^{}\\@]*\}|[^\s{}"=,@\\#%()]+)'
+_STRING_BODY = re.compile(
+    rf'\s*([^\s{{}}"=,@\\#%()]+)\s*=\s*({_STRING_PART}(?:\s*#\s*{_STRING_PART})*)\s*\}}'
+)
 # What ends or nests a value: braces (all of them, escaped or not), unescaped quotes and commas.
 _VALUE_MARK = re.compile(r'[{}]|(?<!\\)[",]')
 
@@ -52,6 +59,15 @@ class ScannedEntry:
         self.fields = fields
         self.raw = raw
         self.start_line = start_line
+
+
+class ScannedString(NamedTuple):
+    """A ``@string`` block as :func:`scan` found it: the attributes of bibtexparser's ``String``."""
+
+    key: str
+    value: str
+    raw: str
+    start_line: int
 
 
 def _value_end(text: str, start: int) -> int:
@@ -111,9 +127,10 @@ def _entry(chunk: str, at: int, body: int) -> tuple[str, list[ScannedField], int
     return key, fields, end
 
 
-def scan(chunk: str) -> list[ScannedEntry] | None:
-    """The entries of ``chunk``, or ``None`` when it holds anything but plain entries."""
-    entries: list[ScannedEntry] = []
+def scan(chunk: str) -> list[ScannedEntry | ScannedString] | None:
+    """The entries and ``@string`` blocks of ``chunk``, or ``None`` when it holds anything but
+    plain ones."""
+    entries: list[ScannedEntry | ScannedString] = []
     pos = 0
     line = 0
     counted = 0
@@ -123,14 +140,22 @@ def scan(chunk: str) -> list[ScannedEntry] | None:
             return entries
         kind = start.group().lower()
         body = start.end()
-        if kind.startswith(_OTHER_BLOCKS) or chunk[body] != "{":
+        if chunk[body] != "{":
+            return None
+        # The splitter does not count a line end after a backslash (it takes it for an escape).
+        line += chunk.count("\n", counted, start.start()) - chunk.count("\\\n", counted, start.start())
+        counted = start.start()
+        if kind.rstrip() == "@string":
+            string = _STRING_BODY.match(chunk, body + 1)
+            if string is None:
+                return None
+            pos = string.end()
+            entries.append(ScannedString(string[1], string[2], chunk[start.start() : pos], line))
+            continue
+        if kind.startswith(_OTHER_BLOCKS):
             return None
         found = _entry(chunk, start.start(), body)
         if found is None:
             return None
-        key, fields, end = found
-        # The splitter does not count a line end after a backslash (it takes it for an escape).
-        line += chunk.count("\n", counted, start.start()) - chunk.count("\\\n", counted, start.start())
-        counted = start.start()
-        entries.append(ScannedEntry(kind[1:].strip(), key, fields, chunk[start.start() : end], line))
-        pos = end
+        key, fields, pos = found
+        entries.append(ScannedEntry(kind[1:].strip(), key, fields, chunk[start.start() : pos], line))

@@ -104,6 +104,10 @@ def _pieces(expr: str, macros: Mapping[str, T], undefined: list[str] | None, lit
 
 def value_parts(expr: str, literal: bool) -> list[tuple[str, str]]:
     """The parts of ``part # part …``: ``("text", inner)``, ``("number", digits)``, ``("macro", name)``."""
+    if "{" not in expr and '"' not in expr and "%" not in expr:  # names and numbers only: split at '#'
+        names = [name.strip() for name in expr.split("#")]
+        if all(_TOKEN_RE.fullmatch(name) for name in names):
+            return [("number" if name.isdigit() else "macro", name) for name in names]
     parts: list[tuple[str, str]] = []
     i, n = 0, len(expr)
     expect_part = True

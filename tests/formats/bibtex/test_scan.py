@@ -23,6 +23,8 @@ SAMPLES = samples("bibtex", ".bib", ".bibtex", ".biblatex") + written("bibtex", 
 
 
 def _described(block: Any) -> tuple[Any, ...]:
+    if not hasattr(block, "entry_type"):  # a @string block
+        return (block.start_line, "string", block.key, block.value, block.raw)
     fields = [(f.key, f.value) for f in getattr(block, "fields", None) or ()]
     return (block.start_line, block.entry_type, block.key, fields, block.raw)
 
@@ -33,7 +35,8 @@ def _by_splitter(chunk: str) -> list[tuple[Any, ...]]:
         while isinstance(block, ParsingFailedBlock) and block.ignore_error_block is not None:
             block = block.ignore_error_block  # duplicates: the reader unwraps them too
         if not isinstance(block, ImplicitComment):
-            out.append(_described(block) if hasattr(block, "entry_type") else (type(block).__name__,))
+            plain = hasattr(block, "entry_type") or type(block).__name__ == "String"
+            out.append(_described(block) if plain else (type(block).__name__,))
     return out
 
 
@@ -73,8 +76,19 @@ def test_scanner_takes_plain_entries_and_declines_the_rest() -> None:
         ("misc", "empty", 8),
         ("book", "a:b", 9),
     ]
+    strings = '@string{acm = "ACM"}\n@STRING { j = acm # { Press} # "!" # 1984 }\n@misc{k, title = j}'
+    assert _agrees(strings)
+    assert [(e.start_line, e.key, getattr(e, "value", None)) for e in scan(strings) or ()] == [
+        (0, "acm", '"ACM"'),
+        (1, "j", 'acm # { Press} # "!" # 1984'),
+        (2, "k", None),
+    ]
     for other in (
-        '@string{acm = "ACM"}',
+        '@string{acm = "A\\"CM"}',
+        "@string{acm = {A {C} M}}",
+        "@string(acm = {ACM})",
+        "@string{acm = {A@CM}}",
+        "@string{acm = {ACM}, x = {y}}",
         "@comment{jabref-meta: x}",
         "@preamble{ {\\def\\x{y}} }",
         "@article(key, title = {T})",
@@ -96,7 +110,9 @@ _VALUE_TEXT = st.lists(
 def _entries(draw: st.DrawFn) -> str:
     out = []
     for _ in range(draw(st.integers(1, 3))):
-        text = draw(st.sampled_from(["@article{", "@Misc {", "  @book{", "@article("]))
+        text = draw(
+            st.sampled_from(["@article{", "@Misc {", "  @book{", "@article(", "@string{", "@String {"])
+        )
         text += draw(st.sampled_from(["k1", " k2 ", "a:b", "x\ny", ""]))
         text += draw(st.sampled_from([",", "}", ""]))
         for _ in range(draw(st.integers(0, 3))):
@@ -113,6 +129,31 @@ def _entries(draw: st.DrawFn) -> str:
 @settings(max_examples=300, deadline=None)
 @given(_entries())
 def test_scanner_agrees_with_the_splitter_on_generated_entries(text: str) -> None:
+    _agrees(text)
+
+
+@st.composite
+def _strings(draw: st.DrawFn) -> str:
+    out = []
+    for _ in range(draw(st.integers(1, 3))):
+        text = draw(st.sampled_from(["@string{", "@String {", " @STRING{", "@string(", "@strings{"]))
+        text += draw(st.sampled_from(["a", " b ", "a:b", "x\ny", "", "a b"])) + draw(
+            st.sampled_from(["=", " = ", ""])
+        )
+        parts = st.sampled_from(['"' + "{v}" + '"', "{" + "{v}" + "}", "m", "2020", "{{x}}"])
+        for n in range(draw(st.integers(1, 3))):
+            text += (draw(st.sampled_from([" # ", "#", "\n#\n", " "])) if n else "") + draw(parts).format(
+                v=draw(_VALUE_TEXT)
+            )
+        out.append(text + draw(st.sampled_from(["}", " }", "\n}", "", ")", "}}"])))
+    return draw(st.sampled_from(["\n", " ", "\n\n"])).join(out) + draw(
+        st.sampled_from(["", "\n@misc{k, title = m}"])
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(_strings())
+def test_scanner_agrees_with_the_splitter_on_generated_strings(text: str) -> None:
     _agrees(text)
 
 
