@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     from bibtexparser.library import Library
     from pybtex.database import BibliographyData
 
+    from bibconv.formats.bibtex.macros import Macros
+
 __all__ = ["PERSON_ROLES", "from_bibtexparser", "from_pybtex", "to_bibtexparser", "to_pybtex"]
 
 PERSON_ROLES: tuple[str, ...] = ("author", "editor")
@@ -120,15 +122,15 @@ def _pybtex_data(library: Library, diagnostics: list[Diagnostic] | None) -> Bibl
     from pybtex.database import BibliographyData, Person
     from pybtex.database import Entry as PybtexEntry
 
-    from bibconv.formats.bibtex import MONTH_MACROS, resolve_value
+    from bibconv.formats.bibtex.macros import Macros
 
-    macros = dict(MONTH_MACROS)
+    macros = Macros()
     data = BibliographyData()
     for block in library.blocks:
         if isinstance(block, String):
-            macros[block.key.lower()] = _text(block.value, _is_expression(block, None), macros)
+            _define(macros, block, _is_expression(block, None))
         elif isinstance(block, Preamble):
-            data.add_to_preamble(resolve_value(block.value, macros))
+            data.add_to_preamble(macros.resolve(block.value))
         elif isinstance(block, Entry):
             entry = PybtexEntry(_written_type(block))
             removed = block.parser_metadata.get(_REMOVED)
@@ -171,19 +173,38 @@ def _is_expression(item: Any, removed: Any) -> bool:
     return getattr(item, "raw", None) is not None or getattr(item, "start_line", None) is not None
 
 
-def _text(value: Any, expression: bool, macros: dict[str, str]) -> str:
-    """A field's TeX text: name lists joined again, an expression resolved."""
+def _text(value: Any, expression: bool, macros: Macros) -> str:
+    """A field's TeX text: name lists joined again, an expression resolved (``ExpansionError`` if
+    its macros expand to too much; any other expression that is not one is kept as written)."""
     if isinstance(value, list):
         return " and ".join(getattr(v, "merge_last_name_first", None) or str(v) for v in value)
     text = str(value)
     if not expression:
         return text
-    from bibconv.formats.bibtex import resolve_value
+    from bibconv.formats.bibtex.macros import ExpansionError
 
     try:
-        return resolve_value(text, macros)
+        return macros.resolve(text)
+    except ExpansionError:
+        raise
     except ValueError:
         return text
+
+
+def _define(macros: Macros, block: Any, expression: bool) -> None:
+    """Define a ``@string`` block's macro, expanded on use (``ExpansionError`` if it would be too long)."""
+    from bibconv.formats.bibtex.macros import ExpansionError
+
+    name = block.key.strip().lower()
+    if expression:
+        try:
+            macros.define(name, str(block.value))
+            return
+        except ExpansionError:
+            raise
+        except ValueError:
+            pass  # not an expression after all: its text, as written
+    macros.define_text(name, _text(block.value, False, macros))
 
 
 @dataclass
@@ -212,10 +233,10 @@ def from_bibtexparser(
     """
     from bibtexparser.model import Entry, ExplicitComment, ParsingFailedBlock, Preamble, String
 
-    from bibconv.formats.bibtex import MONTH_MACROS
+    from bibconv.formats.bibtex.macros import ExpansionError, Macros
 
     ctx = _context(strict, diagnostics)
-    macros = dict(MONTH_MACROS)
+    macros = Macros()
     items: list[_Item] = []
     pending: list[str] = []
     for index, block in enumerate(library.blocks):
@@ -225,21 +246,41 @@ def from_bibtexparser(
             reason = getattr(block.error, "abort_reason", None) or str(block.error)
             ctx.fail(ParseError(reason.strip(), ctx.span(line), getattr(block, "key", None)))
         elif isinstance(block, String):
-            macros[block.key.lower()] = _text(block.value, _is_expression(block, _metadata(block)), macros)
+            try:
+                _define(macros, block, _is_expression(block, _metadata(block)))
+            except ExpansionError as exc:
+                ctx.item = index
+                ctx.fail(ParseError(f"@string {block.key}: {exc}", ctx.span(line)))
         elif isinstance(block, Preamble):
             pending.append(block.raw or "@preamble{" + block.value + "}")
         elif isinstance(block, ExplicitComment):
             pending.append(block.raw or "@comment{" + block.comment + "}")
         elif isinstance(block, Entry):
-            removed = _metadata(block)
-            fields: dict[str, str] = {}
-            for field in block.fields:
-                name = field.key.strip().lower()
-                if name not in fields:
-                    fields[name] = _text(field.value, _is_expression(field, removed), macros)
+            try:
+                fields = _entry_fields(block, macros)
+            except ExpansionError as exc:
+                ctx.item = index
+                ctx.fail(ParseError(str(exc), ctx.span(line), block.key))
+                continue
             items.append(_Item(_written_type(block), block.key, fields, line, pending))
             pending = []
     return list(_records(items, pending, ctx))
+
+
+def _entry_fields(block: Any, macros: Macros) -> dict[str, str]:
+    """An entry's fields by lower-case name (the first of duplicates), expressions resolved."""
+    from bibconv.formats.bibtex.macros import ExpansionError
+
+    removed = _metadata(block)
+    fields: dict[str, str] = {}
+    for field in block.fields:
+        name = field.key.strip().lower()
+        if name not in fields:
+            try:
+                fields[name] = _text(field.value, _is_expression(field, removed), macros)
+            except ExpansionError as exc:
+                raise ExpansionError(f"field {name!r}: {exc}") from None
+    return fields
 
 
 def _metadata(block: Any) -> Any:

@@ -8,18 +8,19 @@ and the other entries come through.
 from __future__ import annotations
 
 import json
+import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
+import bibconv
 from bibconv.api import iter_records
-from bibconv.errors import Diagnostic
-from tests.hostile._support import assert_memory, broken_input, run_cli
+from bibconv.errors import Diagnostic, ParseError
+from tests.hostile._support import ROOT, assert_memory, broken_input, run_cli
 
-
-def _doubling(count: int) -> list[str]:
-    """``@string`` blocks m0 … m<count-1>, each twice as long as the one before (m0: 2 characters)."""
-    return ['@string{m0 = "xx"}'] + [f"@string{{m{i} = m{i - 1} # m{i - 1}}}" for i in range(1, count)]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from adversarial import doubling_macros as _doubling
 
 
 def test_macros_that_double_each_other_stop_at_the_limit(tmp_path: Path) -> None:
@@ -111,3 +112,30 @@ def test_written_back_as_read_with_the_macro_text(reader: str) -> None:
     )
     out = convert(text.encode(), reader, "bibtex")
     assert "journal = {Journal of Things} # {, Series A}" in out
+
+
+def test_bibtexparser_libraries_expand_macros_on_use_within_the_limits() -> None:
+    """from_bibtexparser expanded every @string eagerly: 60 doublings grew to gigabytes."""
+    import bibtexparser
+
+    lines = ["@misc{first, title = {First}}", *_doubling(60), "@misc{uses, title = m18}"]
+    lines += ["@misc{last, title = m59}", "@misc{end, title = {End}}"]
+    library = bibtexparser.parse_string("\n".join(lines) + "\n")
+    diagnostics: list[Diagnostic] = []
+    tracemalloc.start()
+    try:
+        records = bibconv.from_bibtexparser(library, strict=False, diagnostics=diagnostics)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert [r.id for r in records] == ["first", "uses", "end"]
+    assert records[1].fields["title"] == "x" * 2**19
+    errors = [d for d in diagnostics if d.severity == "error"]
+    assert len(errors) == 41 + 1  # m19 … m59, and the entry that uses m59
+    assert str(errors[0]) == (
+        "<input>:21: error: @string m19: expands to 1,048,576 characters, over the limit of 1,000,000"
+    )
+    assert str(errors[-1]).startswith("<input>:63: error: field 'title': @string macros expand it to")
+    assert peak < 64 << 20, f"peak {peak >> 20} MiB"
+    with pytest.raises(ParseError, match="@string m19: expands to 1,048,576 characters"):
+        bibconv.from_bibtexparser(library)

@@ -89,6 +89,11 @@ class Macros:
             value = Macro(tuple(pieces), size)
         self.table[name] = self.defined[name] = value
 
+    def define_text(self, name: str, text: str) -> None:
+        """Define macro ``name`` as ``text`` itself (a value whose delimiters are already gone)."""
+        self.allowance += EXPANSION_PER_CHARACTER * len(text)
+        self.table[name] = self.defined[name] = Macro((text,), len(text))
+
     def resolve(self, expr: str, undefined: list[str] | None = None) -> str:
         """The TeX text of a field value (see :func:`~bibconv.formats.bibtex.syntax.resolve_value`);
         ``ValueError`` if macros would make it, or all that they put into fields, too long."""
