@@ -179,6 +179,7 @@ ROWS: tuple[Row, ...] = (
     Row("urldate", "accessed", "date"),
     Row("eventdate", "event-date", "date"),
     Row("origdate", "original-date", "date"),
+    Row("origyear", "original-date", "date", writes=NOWHERE),  # biblatex's older name of origdate
 )
 
 
