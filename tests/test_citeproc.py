@@ -2,22 +2,27 @@
 
 Real inputs (read from the shared folder) and the README's example are converted to BibTeX, biblatex
 and CSL-JSON; pandoc renders each in its default style (Chicago author-date) and in IEEE (numeric,
-``fixtures/styles/ieee.csl``). The entries must show the same words (authors, title, container, year,
-genre, language) and, in quotes, the same title with its case. What differs because of pandoc's own
-BibTeX reader is taken out first, each rule with its reason (``PANDOC_OWN``).
+``fixtures/styles/ieee.csl``). Each record's entry must show the same words (authors, title, container,
+year, genre, language) and, in quotes, the same title with its case. What differs because of pandoc's own
+BibTeX reader is taken out first, each rule with its reason (``PANDOC_OWN``); the entries that still differ
+are listed, each with its reason (``PANDOC_ON_ENTRY``): the list is exact, an entry that no longer differs
+must leave it.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from bibconv import api
+from bibconv.formats.bibtex.table import safe_key
 from tests.tools import require_shared, require_tool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,6 +38,8 @@ SHARED_INPUTS = [
     ("corpus", "atom-api", "pubs2019_id_astro-ph_9812133.xml"),
     ("corpus", "atom-api", "arxivpy2026_id_2104.12255v1.xml"),
     ("corpus", "ris", "jabref_RisImporterTest1.ris"),
+    ("corpus", "bibtex", "xampl.bib"),
+    ("corpus", "bibtex", "biblatex-examples.bib"),
 ]
 
 _MONTH = (
@@ -44,7 +51,7 @@ _MONTH = (
 PANDOC_OWN: list[tuple[str, str, str]] = [
     # pandoc's BibTeX reader turns $…$ into math (shown as its text); CSL-JSON has no math, the
     # TeX source is the text.
-    (r"\$", "", "math is typeset from BibTeX, kept as its TeX source in CSL-JSON"),
+    (r"\$|\\[()]", "", "math is typeset from BibTeX, kept as its TeX source in CSL-JSON"),
     # pandoc's BibTeX reader ignores `day` (biblatex has only `date`), so the day and the
     # month-day forms of a date differ; the year is compared.
     (rf"\b\d{{1,2}}-{_MONTH}-(\d{{4}})", r"\1", "`day` is not read from BibTeX"),
@@ -117,6 +124,176 @@ PANDOC_ON_INPUT: dict[str, tuple[frozenset[str], bool, str]] = {
 SENTENCE_CASED_STYLES = {"ieee"}
 
 
+@dataclass(frozen=True)
+class Known:
+    """An entry pandoc renders otherwise from bibconv's BibTeX than from its CSL-JSON, and why."""
+
+    reason: str
+    styles: frozenset[str] = frozenset({"default", "ieee"})
+    dialects: frozenset[str] = frozenset({"bibtex", "biblatex"})
+
+    def applies(self, style: str, dialect: str) -> bool:
+        return style in self.styles and dialect in self.dialects
+
+
+_D, _I = frozenset({"default"}), frozenset({"ieee"})
+_BIBTEX, _BIBLATEX = frozenset({"bibtex"}), frozenset({"biblatex"})
+# pandoc's own readings of BibTeX.
+MBOX = r"pandoc drops the text of \mbox{G-Animal's} (BibTeX prints it)"
+CROSSREF_CASE = (
+    "pandoc looks a crossref up with its case (BibTeX's keys ignore case: WHOLE-JOURNAL is whole-journal)"
+)
+PREAMBLE = r"pandoc does not run the commands of @preamble (\noopsort, \switchargs): the year is shown as TeX"
+NAME_BRACE = r"pandoc reads {\'{E}}douard as a particle (a brace first); BibTeX reads É as a capital"
+MANUAL = "pandoc reads @manual as a book (no quotes, edition printed); bibconv's CSL type is report"
+BIBLATEX_LIST = (
+    "pandoc joins the items of a list field (location, publisher) with '; '; bibconv keeps the field's text "
+    "(Durham and London)"
+)
+CLASSIC_LIST = (
+    "pandoc reads classic BibTeX's publisher as biblatex's list, split at 'and'; classic BibTeX prints it as "
+    "text (bibconv writes no braces around its 'and')"
+)
+MAINTITLE = (
+    "pandoc prints a volume of a multi-volume work under its maintitle (and its booktitle as the "
+    "volume-title, which the style does not print); bibconv's CSL-JSON has the volume's own title"
+)
+PART = "pandoc joins volume and part (7.2); the part is CSL's part, which the style does not print"
+SERIES_KEY = "pandoc prints biblatex's series keys (newseries, 3) as biblatex does (New series, 3rd series)"
+TIED = "pandoc's BibTeX reader joins words tied by ~ (5.2~nm): the style's title case leaves the unit alone"
+PERIODICAL = (
+    "pandoc reads @periodical as an article of the issue (issuetitle as title, volume and number printed); "
+    "bibconv's CSL type is periodical, for which the style prints the title and year"
+)
+CLASSIC_TYPE = (
+    "classic BibTeX has no @patent, no @online: bibconv writes @misc (with the number, the URL as fields), "
+    "which pandoc reads as a document, without number, issue date or URL"
+)
+CLASSIC_QUOTES = (
+    "classic BibTeX's quotation marks (``…'') are characters for pandoc: it neither alternates the inner "
+    "quotes nor keeps the case of the words quoted"
+)
+GOOGLE_BOOKS = "pandoc makes a URL of eprinttype googlebooks; bibconv keeps the eprint"
+# bibconv's CSL-JSON keeps in custom what CSL has no variable for (BibTeX's organization, howpublished,
+# booktitleaddon, biblatex's country keys); pandoc makes them the publisher or adds them to the container.
+ORGANIZATION = (
+    "pandoc joins organization and publisher as the publisher; bibconv keeps organization in custom"
+)
+HOWPUBLISHED = "pandoc reads howpublished as the publisher; bibconv keeps it in custom"
+ADDON = "pandoc adds booktitleaddon to the container title; bibconv keeps it in custom"
+BOOKTITLE = (
+    "bibconv reads a whole book's booktitle as its container, as Zotero and Better BibTeX do (peer suite); "
+    "pandoc ignores it, and Chicago prints it after the title"
+)
+COUNTRY = (
+    "biblatex's country keys (countryfr) in a patent's location are kept as written: pandoc prints them for "
+    "the @misc, the style no location for a patent"
+)
+
+PANDOC_ON_ENTRY: dict[str, dict[str, Known]] = {
+    "xampl.bib": {
+        "whole-journal": Known(MBOX),
+        "article-minimal": Known(MBOX),
+        "article-full": Known(MBOX),
+        "article-crossref": Known(CROSSREF_CASE),
+        "whole-set": Known(PREAMBLE),
+        "whole-collection": Known(BOOKTITLE, styles=_D),
+        "booklet-full": Known(HOWPUBLISHED),
+        "misc-full": Known(HOWPUBLISHED),
+        "manual-minimal": Known(MANUAL),
+        "manual-full": Known(MANUAL + "; " + ORGANIZATION),
+        "inproceedings-full": Known(ORGANIZATION, styles=_D),
+        "proceedings-full": Known(ORGANIZATION),
+        "whole-proceedings": Known(ORGANIZATION + "; " + BOOKTITLE),
+        "mastersthesis-minimal": Known(NAME_BRACE, styles=_I),
+        "mastersthesis-full": Known(NAME_BRACE, styles=_I),
+    },
+    "biblatex-examples.bib": {
+        **{
+            key: Known(BIBLATEX_LIST)
+            for key in [
+                "gaonkar",
+                "gaonkar:in",
+                "gerhardt",
+                "hammond",
+                "iliad",
+                "nietzsche:ksa",
+                "piccato",
+                "westfahl:frontier",
+                "westfahl:space",
+            ]
+        },
+        **{
+            key: Known(MAINTITLE)
+            for key in [
+                "kant:kpv",
+                "kant:ku",
+                "knuth:ct:a",
+                "knuth:ct:b",
+                "knuth:ct:c",
+                "knuth:ct:d",
+                "knuth:ct:e",
+                "nietzsche:ksa1",
+                "nietzsche:historie",
+            ]
+        },
+        "coleridge": Known(MAINTITLE + "; " + PART),
+        "gillies": Known(SERIES_KEY, styles=_D),
+        "shore": Known(SERIES_KEY, styles=_D),
+        "reese": Known(SERIES_KEY, styles=_D),
+        "moraux": Known(ADDON),
+        "salam": Known(ADDON),
+        "cms": Known(MANUAL),
+        "murray": Known(TIED, styles=_D, dialects=_BIBLATEX),
+        "jcg": Known(PERIODICAL, dialects=_BIBLATEX),
+        "malinowski": Known(CLASSIC_LIST, dialects=_BIBTEX),
+        "wilde": Known(CLASSIC_LIST + "; " + GOOGLE_BOOKS, dialects=_BIBTEX),
+        "almendro": Known(CLASSIC_TYPE + "; " + COUNTRY, dialects=_BIBTEX),
+        **{key: Known(CLASSIC_TYPE, dialects=_BIBTEX) for key in ["kowalik", "laufenberg", "sorace", "ctan"]},
+        "markey": Known(CLASSIC_TYPE, styles=_I, dialects=_BIBTEX),
+        "spiegelberg": Known(CLASSIC_QUOTES, dialects=_BIBTEX),
+        "nussbaum": Known(CLASSIC_QUOTES, styles=_D, dialects=_BIBTEX),
+    },
+}
+
+
+def _default_style(workdir: Path) -> Path:
+    """pandoc's default style (Chicago author-date) without the dash for a repeated author.
+
+    Which entry repeats the author of the one before follows the order of the entries, which follows
+    what pandoc read (a month it did not read sorts an entry elsewhere): compared entry by entry, each
+    names its authors.
+    """
+    done = subprocess.run(
+        [require_tool("pandoc"), "--print-default-data-file=default.csl"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    path = workdir / "default.csl"
+    path.write_text(re.sub(r' subsequent-author-substitute="[^"]*"', "", done.stdout), encoding="utf-8")
+    return path
+
+
+def render_by_key(bibliography: str, ext: str, workdir: Path, style: Path | None) -> dict[str, str]:
+    """Citation key -> the entry ``pandoc --citeproc`` prints for it (its HTML output as text, math as
+    TeX); the letters citeproc adds to a year (1986a, 1986b), which follow the entries' order, are taken
+    out."""
+    source = workdir / f"refs{ext}"
+    source.write_text(bibliography, encoding="utf-8")
+    args = [require_tool("pandoc"), "--citeproc", f"--bibliography={source}", "-t", "html", "--mathjax"]
+    args += ["--wrap=none", f"--csl={style or _default_style(workdir)}"]
+    done = subprocess.run(args, input="---\nnocite: '@*'\n---\n", capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    entries: dict[str, str] = {}
+    for part in done.stdout.split('<div id="ref-')[1:]:
+        key, body = part.split('"', 1)
+        text = re.sub(r"<[^>]+>", "", re.sub(r"</?div[^>]*>", " ", body.split(">", 1)[1]))
+        text = " ".join(html.unescape(text).split())
+        entries[html.unescape(key)] = re.sub(r"(\d{4}|n\.d\.)[a-z](?=\W|$)", r"\1", text)
+    return entries
+
+
 @pytest.mark.parametrize("dialect", ["bibtex", "biblatex"])
 @pytest.mark.parametrize("style", ["default", "ieee"])
 @pytest.mark.parametrize("spec", _inputs(), ids=lambda s: Path(s[-1]).name)
@@ -126,19 +303,24 @@ def test_pandoc_renders_the_same_from_bibtex_and_csljson(
     path = _path(spec)
     records = api.read(str(path), strict=False)
     csl = None if style == "default" else IEEE
-    ours = render(str(api.write(records, "csljson")), ".json", tmp_path, csl)
+    ours = render_by_key(str(api.write(records, "csljson")), ".json", tmp_path, csl)
+    ours = {safe_key(key): entry for key, entry in ours.items()}  # the key as BibTeX holds it
     ext = ".bib" if dialect == "bibtex" else ".biblatex"
-    theirs = render(str(api.write(records, dialect)), ext, tmp_path, csl)
-    assert len(theirs) == len(ours) > 0
+    theirs = render_by_key(str(api.write(records, dialect)), ext, tmp_path, csl)
+    assert ours
+    assert theirs.keys() == ours.keys()
     dropped, recased, _reason = PANDOC_ON_INPUT.get(path.name, (frozenset(), False, ""))
     fold = recased or style in SENTENCE_CASED_STYLES
-    differences = [
-        (b, c)
-        for b, c in zip(theirs, ours, strict=True)
-        if _kept(_words(b), dropped) != _kept(_words(c), dropped)
-        or _cased(_titles(b), fold) != _cased(_titles(c), fold)
-    ]
-    assert differences == []
+    differences = {
+        key: (b, ours[key])
+        for key, b in theirs.items()
+        if _kept(_words(b), dropped) != _kept(_words(ours[key]), dropped)
+        or _cased(_titles(b), fold) != _cased(_titles(ours[key]), fold)
+    }
+    listed = {
+        key for key, known in PANDOC_ON_ENTRY.get(path.name, {}).items() if known.applies(style, dialect)
+    }
+    assert {key: differences.get(key) for key in differences.keys() ^ listed} == {}
 
 
 def _kept(words: Counter[str], dropped: frozenset[str]) -> Counter[str]:
