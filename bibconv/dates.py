@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Any
 
 from bibconv.date_words import DATE_LOCALES, FILLERS, SEASON_WORDS, month_of, normalised, weekdays
-from bibconv.model import Date, valid_date_part
+from bibconv.model.date import Date, valid_date_part
 
 __all__ = ["DATE_LOCALES", "date_from_csl", "day_first_in", "parse_date", "search_date"]
 
