@@ -76,8 +76,9 @@ def format(
     from bibconv.interop import to_pybtex
 
     notes: list[Diagnostic] = diagnostics if diagnostics is not None else []
-    # pybtex's styles do not look a crossref child's fields up in its parent: the child keeps them.
-    writing = {"expand_commands": True, "keep_inherited": True, **options}
+    # pybtex's styles do not look a crossref child's fields up in its parent: the child keeps them;
+    # they write identifiers (url, doi, eprint) raw, and each output escapes them as its own.
+    writing = {"expand_commands": True, "keep_inherited": True, "identifiers_as_is": True, **options}
     data = _styled(to_pybtex(records, diagnostics=notes, **writing))
     engine = find_plugin("pybtex.style.formatting", style)()
     entries = list(data.entries.values())

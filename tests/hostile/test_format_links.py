@@ -71,3 +71,23 @@ def test_latex_links_only_the_same_schemes() -> None:
         [Record(type="webpage", id="k", fields={"title": "T", "URL": SAFE[0]})], "plain", "latex"
     )
     assert "\\url{https://example.org/a}" in good
+
+
+@pytest.mark.parametrize(
+    "url", ["https://ex.org/x\\y", "https://ex.org/p{q}r", "https://ex.org/\\input{/etc/passwd}"]
+)
+def test_a_url_with_backslashes_or_braces_comes_out_as_the_url(url: str) -> None:
+    """The BibTeX writer escapes a URL it cannot keep as TeX (``x\\textbackslash{}y``); formatting
+    takes the URL as it is, and each output escapes it as its own."""
+    text = bibconv.read(f"@misc{{k, title = {{T}}, howpublished = {{\\url{{{url}}}}}}}".encode(), "bibtex")
+    assert text[0].fields["URL"] == url
+    assert bibconv.format(text, "plain", "text").strip() == f"[1] T. URL: {url}."
+    links = _Links()
+    links.feed(bibconv.format(text, "plain", "html"))
+    assert links.hrefs == [url]
+    latex = bibconv.format(text, "plain", "latex")
+    target = url.replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D")
+    shown = url.replace("\\", "\\textbackslash{}").replace("{/", "\\{/").replace("d}", "d\\}")
+    shown = shown.replace("p{q}", "p\\{q\\}")
+    assert f"\\href{{{target}}}{{{shown}}}" in latex
+    assert "\\input" not in latex.replace("\\textbackslash{}input", "")

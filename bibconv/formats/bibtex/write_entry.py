@@ -120,7 +120,10 @@ class EntryBuilder:
         if kind in _OWN_TEX or (kind == "paragraphs" and "\n" in value):
             self.put_tex(name, kind_tex(kind, value, self.ascii, self.known, self.protect_mode, self.warn))
         elif kind == "verbatim" and braces_ok(value):  # identifiers are kept as they are, not as rich text
-            self.put_raw(name, value)
+            if self.ctx.option("identifiers_as_is") and not self.taken(name):
+                self.values[name] = "{" + value.strip() + "}"  # for formatting, which links them raw
+            else:
+                self.put_raw(name, value)
         else:
             self.put_text(name, value)
 
