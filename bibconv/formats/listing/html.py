@@ -19,7 +19,8 @@ A page with none of these is an error that names the file and what was looked fo
 (a warning with ``--skip-invalid``): a site's home page, a login page, a search that
 found nothing. The page's
 ``lang`` attribute (or the ``lang`` read option) tells the date parser which language
-month names are in when they are ambiguous. Relative links are resolved against
+month names are in when they are ambiguous; on a page about one work it is the work's language
+when the title agrees (:mod:`bibconv.formats.listing.page_lang`). Relative links are resolved against
 ``<base href>`` or the page's canonical URL when the page has one. Each record's ``origin``
 names what found it (``arxiv-list``, ``dblp``, ``meta``, ``json-ld``, ``generic``…) and, where it
 can, the element it was read from.
@@ -36,6 +37,7 @@ from bibconv.errors import ParseError
 from bibconv.formats.listing import arxiv_pages, generic, schema, sites, structured
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, clean, decode_html, parse
+from bibconv.formats.listing.page_lang import page_lang_near, work_language
 from bibconv.model import Name, Record
 from bibconv.registry import ReadContext, register
 
@@ -190,6 +192,10 @@ def _entries(page: sites.Page, ctx: ReadContext) -> Iterator[_Found]:
     items = _structured_items(tree, scripts, base, ctx)
     single = _single(tree, metas, items, base, ctx)
     if single is not None:
+        if "language" not in single.fields:  # the page's lang, where the title agrees (page_lang)
+            language = work_language(page_lang_near(tree, single.title), single.title)
+            if language is not None:
+                single.fields["language"] = language
         yield _Found(single, "meta")
         return
     listed: list[tuple[Entry, str]] = []
