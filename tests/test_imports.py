@@ -34,6 +34,7 @@ CYCLES_ALLOWED = {
     ("bibconv.latex.charset", "bibconv.latex"): "a character's TeX form from pylatexenc's table is kept"
     " only when latex.decode reads it back as that character",
     ("bibconv.parallel.plan", "bibconv.api"): "a piece is read with the serial reader's source handling",
+    ("bibconv.conversion", "bibconv.api"): "each input of convert_files is read by the public iter_records",
 }
 
 # Core modules (outside bibconv/formats/) may use a format's package (bibconv.formats.<fmt>: its public

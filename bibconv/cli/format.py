@@ -56,7 +56,7 @@ def format_references(
       bibconv format refs.bib --style alpha -t html -o refs.html
       cat feed.xml | bibconv format --from atom -t markdown
     """
-    from bibconv.api import _file_records
+    from bibconv.conversion import file_records
     from bibconv.formatting import format as format_records
     from bibconv.progress import Progress
 
@@ -64,7 +64,7 @@ def format_references(
     sources = input_files(inputs)
     with Progress.for_stderr(quiet=quiet, sources=sources) as progress:
         run.progress = progress
-        records = _file_records(sources, from_, not skip_invalid, run.diagnostics, {}, progress, run.report)
+        records = file_records(sources, from_, not skip_invalid, run.diagnostics, {}, progress, run.report)
         text = format_records(records, style, to, diagnostics=run.diagnostics)
     progress.written = progress.records
     with open_output(output, spool=False) as stream:
