@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from bibtexparser.library import Library
     from pybtex.database import BibliographyData
 
-    from bibconv.formats.bibtex.macros import Macros
+    from bibconv.formats.bibtex import Macros
 
 __all__ = ["PERSON_ROLES", "from_bibtexparser", "from_pybtex", "to_bibtexparser", "to_pybtex"]
 
@@ -122,7 +122,7 @@ def _pybtex_data(library: Library, diagnostics: list[Diagnostic] | None) -> Bibl
     from pybtex.database import BibliographyData, Person
     from pybtex.database import Entry as PybtexEntry
 
-    from bibconv.formats.bibtex.macros import Macros
+    from bibconv.formats.bibtex import Macros
 
     macros = Macros()
     data = BibliographyData()
@@ -181,7 +181,7 @@ def _text(value: Any, expression: bool, macros: Macros) -> str:
     text = str(value)
     if not expression:
         return text
-    from bibconv.formats.bibtex.macros import ExpansionError
+    from bibconv.formats.bibtex import ExpansionError
 
     try:
         return macros.resolve(text)
@@ -193,7 +193,7 @@ def _text(value: Any, expression: bool, macros: Macros) -> str:
 
 def _define(macros: Macros, block: Any, expression: bool) -> None:
     """Define a ``@string`` block's macro, expanded on use (``ExpansionError`` if it would be too long)."""
-    from bibconv.formats.bibtex.macros import ExpansionError
+    from bibconv.formats.bibtex import ExpansionError
 
     name = block.key.strip().lower()
     if expression:
@@ -233,7 +233,7 @@ def from_bibtexparser(
     """
     from bibtexparser.model import Entry, ExplicitComment, ParsingFailedBlock, Preamble, String
 
-    from bibconv.formats.bibtex.macros import ExpansionError, Macros
+    from bibconv.formats.bibtex import ExpansionError, Macros
 
     ctx = _context(strict, diagnostics)
     macros = Macros()
@@ -269,7 +269,7 @@ def from_bibtexparser(
 
 def _entry_fields(block: Any, macros: Macros) -> dict[str, str]:
     """An entry's fields by lower-case name (the first of duplicates), expressions resolved."""
-    from bibconv.formats.bibtex.macros import ExpansionError
+    from bibconv.formats.bibtex import ExpansionError
 
     removed = _metadata(block)
     fields: dict[str, str] = {}

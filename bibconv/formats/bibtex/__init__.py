@@ -65,6 +65,8 @@ __all__ = [
     "BibtexReader",
     "BibtexWriter",
     "Entries",
+    "ExpansionError",
+    "Macros",
     "build_record",
     "resolve_value",
 ]
