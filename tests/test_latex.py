@@ -738,30 +738,3 @@ def test_real_values_decode_and_reencode(path: Path) -> None:
             assert decode(value, markup=False) == " ".join(value.split())
 
 
-# --- the encoder's short path -------------------------------------------------------------------
-
-_ENCODER_TEXT = st.lists(
-    st.sampled_from(
-        [
-            *("a", "B", "é", " ", "-", "--", "'", "''", "`", "``", "!", "?", "&", "&amp;"),
-            *("<", "<i>", "</i>"),
-            *("$", "$x$", "$\\alpha$", "$a}$", "${x}$", "$10", "\\", "\\(x\\)", "\\foo{x}", "^", "_", "^{2}"),
-            *("{", "}", "~", "%", "#", "\u00a0", "\\input{x}", "\ufdd4", "7"),
-            *("$$", "$ x$", "$x $", "\\$", "$x\\$", "$a\\\\$", "$<i>$", "\n", "\u2009"),
-        ]
-    ),
-    max_size=10,
-).map("".join)
-
-
-@settings(max_examples=400, deadline=None)
-@given(text=_ENCODER_TEXT, markup=st.booleans())
-def test_encode_short_path_agrees_with_the_general_reading(text: str, markup: bool) -> None:
-    """Text whose only TeX is math is encoded in one substitution; the result is the general one."""
-    from unittest import mock
-
-    from bibconv.latex import encoder as _latex_encode
-
-    short = encode(text, markup=markup)
-    with mock.patch.object(_latex_encode, "_encode_simple", return_value=None):
-        assert short == encode(text, markup=markup)

@@ -29,6 +29,11 @@ reads back to the same text. The rules:
   ``{\'{e}}``, ``{\'{i}}`` (a plain ``i``, never ``\i``: pylatexenc#107), ``{\c{c}}``, ``{\ss}``, ``--``
   for –, symbols via pylatexenc's table (``{\ensuremath{\alpha}}``); never the space form ``\c c``. A
   character with no TeX form stays UTF-8 and is reported through ``warn``.
+
+:func:`general` is the reference: it walks the tokens (tags, math, script groups, kept macros) one at a
+time. ``encode`` puts accelerators before it, each of which gives what it gives or steps aside: text
+with nothing to change (:func:`_unchanged`), text whose only TeX is math (:func:`_encode_simple`, with
+its math-only shortcut :func:`_math_only`); ``tests/latex/test_accelerators.py`` compares them.
 """
 
 from __future__ import annotations
@@ -36,14 +41,17 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from functools import lru_cache
 
 from bibconv.latex.allow import braces_balanced, disallowed, tex_allowed
 from bibconv.latex.charset import math_chars, needs_chars, text_chars
-from bibconv.latex.fast import split_at_dollars
 from bibconv.latex.tables import TAGS
+from bibconv.latex.tex import arguments_end, math_only
+from bibconv.memo import memo_with_warnings
 
-__all__ = ["encode"]
+__all__ = ["encode", "general"]
+
+Warn = Callable[[str], None] | None
+_NOTHING: frozenset[str] = frozenset()
 
 _OPEN_TAGS = {
     "<i>": "i",
@@ -110,44 +118,13 @@ _ENCODE_WORK_RE = re.compile(
 )
 
 
-def _balanced_end(text: str, start: int) -> int:
-    """End of the bracket/brace arguments that open at ``start``; ``-1`` if unbalanced or none."""
-    pos = start
-    end = -1
-    while True:
-        while pos < len(text) and text[pos] in " \t\n":
-            pos += 1
-        if pos >= len(text) or text[pos] not in "[{":
-            return end
-        closer = "]" if text[pos] == "[" else "}"
-        depth = 0
-        i = pos
-        while i < len(text):
-            ch = text[i]
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-                if depth < 0:
-                    return -1
-            if depth == 0 and ch == closer:
-                break
-            i += 1
-        else:
-            return -1
-        end = pos = i + 1
-
-
 def encode(
     text: str,
     *,
     ascii: bool = False,
-    warn: Callable[[str], None] | None = None,
+    warn: Warn = None,
     markup: bool = True,
-    allowed: frozenset[str] = frozenset(),
+    allowed: frozenset[str] = _NOTHING,
 ) -> str:
     r"""Record text → BibTeX value body (see the module docstring).
 
@@ -158,65 +135,82 @@ def encode(
     >>> encode('<span class="nocase">DNA</span> &amp; R_2 in $\\alpha$')
     '{DNA} \\& R\\_2 in $\\alpha$'
     """
-    chars = needs_chars(text, ascii)
-    if not chars and not _ENCODE_WORK_RE.search(text):
-        return text
-    if not chars:
+    if not needs_chars(text, ascii):
+        if _unchanged(text):
+            return text
         simple = _encode_simple(text, markup)
         if simple is not None:
             return simple
+    return general(text, ascii, warn, markup, allowed)
+
+
+def general(text: str, ascii: bool, warn: Warn, markup: bool, allowed: frozenset[str]) -> str:
+    """The reference :func:`encode`: the tokens of :data:`_TOKEN_RE` one at a time, the text between
+    them escaped; a token that may not pass (unbalanced, not allowed, math read as text) is text too."""
     if _LB in text or _RB in text:
         text = text.replace(_LB, "").replace(_RB, "")
+    walk = _Walk(ascii, warn, markup, allowed)
     out: list[str] = []
-    stack: list[str] = []
     pos = 0
-    unescape = html.unescape if markup else _same
     for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup
-        if kind == "tag" and not markup:
-            continue
         if kind == "macro":
-            end = _balanced_end(text, m.end())
-            if (
-                end < 0
-                or m.start() < pos
-                or (markup and "<" in text[m.start() : end])
-                or _decoded_macro(m[0][1:])
-            ):
+            end = arguments_end(text, m.end())
+            inside = m.start() < pos or (markup and "<" in text[m.start() : end])
+            if end is None or inside or _decoded_macro(m["macro"]):
                 continue  # not balanced, inside a token, holding markup, or a macro decoding reads
-            token = unescape(text[m.start() : end])
-        elif m.start() < pos:
+        elif m.start() < pos or (kind == "tag" and not markup):
             continue
         else:
             end = m.end()
-            token = m[0]
-        if kind == "tag":
-            emitted = _tag(token, stack)
-            if emitted is None:
-                continue
-        elif kind == "math":
-            if _dollars_as_text(token, text, m.end()):
-                continue
-            token = unescape(token)
-            if not _safe_tex(token, warn, allowed):
-                continue
-            emitted = _text(token, ascii, warn, math=True)
-        elif kind == "script":  # a superscript/subscript group (``10^{-3}``) that decoding keeps too
-            token = unescape(token)
-            if not _safe_tex(token, warn, allowed):
-                continue
-            emitted = "\\ensuremath{" + _text(token, ascii, warn, math=True) + "}"  # math mode only
-        else:  # a kept macro: its arguments are text
-            if not _safe_tex(token, warn, allowed):
-                continue
-            emitted = text_chars(token, ascii, warn) if needs_chars(token, ascii) else token
-        out.append(_text(unescape(text[pos : m.start()]), ascii, warn))
-        out.append(emitted)
-        pos = end
-    out.append(_text(unescape(text[pos:]), ascii, warn))
-    out.extend("}" * len(stack))
+        emitted = walk.emitted(kind, text[m.start() : end], text, end)
+        if emitted is not None:
+            out.append(_text(walk.unescape(text[pos : m.start()]), ascii, warn))
+            out.append(emitted)
+            pos = end
+    out.append(_text(walk.unescape(text[pos:]), ascii, warn))
+    out.extend("}" * len(walk.stack))
     body = "".join(out)
     return _pair_braces(body) if _LB in body or _RB in body else body
+
+
+class _Walk:
+    """What one :func:`general` run writes a token as: its options, and the tags it has opened."""
+
+    __slots__ = ("allowed", "ascii", "stack", "unescape", "warn")
+
+    def __init__(self, ascii: bool, warn: Warn, markup: bool, allowed: frozenset[str]) -> None:
+        self.ascii = ascii
+        self.warn = warn
+        self.allowed = allowed
+        self.unescape: Callable[[str], str] = html.unescape if markup else _same
+        self.stack: list[str] = []
+
+    def emitted(self, kind: str | None, token: str, text: str, end: int) -> str | None:
+        """The TeX for ``token`` (a match of ``kind`` ending at ``end`` of ``text``); ``None``: it is text."""
+        if kind == "tag":
+            return _tag(token, self.stack)
+        if kind == "math" and _dollars_as_text(token, text, end):
+            return None
+        token = self.unescape(token)
+        if not _safe_tex(token, self.allowed, warn=self.warn):
+            return None
+        if kind == "math":
+            return _text(token, self.ascii, self.warn, math=True)
+        if kind == "script":  # a superscript/subscript group (``10^{-3}``) that decoding keeps too
+            return "\\ensuremath{" + _text(token, self.ascii, self.warn, math=True) + "}"  # math mode only
+        # a kept macro: its arguments are text
+        return text_chars(token, self.ascii, self.warn) if needs_chars(token, self.ascii) else token
+
+
+def _unchanged(text: str) -> bool:
+    """Whether :func:`encode` gives ``text`` back as it is (text that needs no character forms).
+
+    Accelerator of :func:`general`: true only where it would change nothing
+    (``test_the_encoder_shortcuts_equal_the_token_walk`` in ``tests/latex/test_accelerators.py``).
+    Such text holds no special character, ligature, tag or entity, and no literal-brace mark.
+    """
+    return not _ENCODE_WORK_RE.search(text)
 
 
 def _dollars_as_text(token: str, text: str, end: int) -> bool:
@@ -224,10 +218,11 @@ def _dollars_as_text(token: str, text: str, end: int) -> bool:
     return _DIGIT_AFTER_RE.match(text, end) is not None and not _TEXISH_RE.search(token)
 
 
-def _safe_tex(
-    token: str, warn: Callable[[str], None] | None = None, allowed: frozenset[str] = frozenset()
-) -> bool:
-    """TeX that is passed through: balanced both ways, every command allowed (else a warning)."""
+@memo_with_warnings(maxsize=4096)
+def _safe_tex(token: str, allowed: frozenset[str], *, warn: Warn) -> bool:
+    """TeX that is passed through: balanced both ways, every command allowed (else a warning).
+
+    Memoised with its warning: math spans repeat (``$\\alpha$``)."""
     if not braces_balanced(token):
         return False
     if tex_allowed(token, allowed):
@@ -242,10 +237,6 @@ def _clip(token: str) -> str:
     return token if len(token) <= 60 else token[:57] + "..."
 
 
-_math_passes = lru_cache(maxsize=4096)(_safe_tex)
-""":func:`_safe_tex` of math spans, which repeat (``$\\alpha$``)."""
-
-
 class _NeedsGeneralReadingError(Exception):
     """Raised inside :func:`_encode_simple` when the text needs the general reading."""
 
@@ -256,17 +247,23 @@ def _simple_token(m: re.Match[str]) -> str:
         return _special(m)
     if kind == "math":
         token = m[0]
-        if not _dollars_as_text(token, m.string, m.end()) and _math_passes(token) and _plain_math(token):
+        passes = _plain_math(token) and _safe_tex(token, _NOTHING)
+        if passes and not _dollars_as_text(token, m.string, m.end()):
             return token
     raise _NeedsGeneralReadingError
 
 
 def _encode_simple(text: str, markup: bool) -> str | None:
     """:func:`encode` of text whose only TeX is math, in one substitution; ``None`` for other text
-    (tags, entities, kept macros, superscript groups, math that is read as text)."""
+    (tags, entities, kept macros, superscript groups, math that is read as text).
+
+    Accelerator of :func:`general` for text that needs no character forms: where it returns text, it
+    is what ``general`` gives (``test_the_encoder_shortcuts_equal_the_token_walk`` in
+    ``tests/latex/test_accelerators.py``). A span that does not pass goes to ``general``, which warns.
+    """
     if (markup and ("<" in text or "&" in text)) or _LB in text or _RB in text:
         return None
-    if "$" in text and _only_math(text):
+    if "$" in text and _math_only(text):
         return text
     ligatures = _has_ligature(text)
     try:
@@ -277,45 +274,33 @@ def _encode_simple(text: str, markup: bool) -> str | None:
     return _pair_braces(body) if _LB in body or _RB in body else body
 
 
-def _only_math(text: str) -> bool:
+_CHANGED_OUTSIDE_MATH = ("\\", "{", "}", "&", "%", "#", "_", "~", "^", "\u00a0", "--", "''", "``", "!`", "?`")
+"""Outside math, what the substitution of :func:`_encode_simple` changes (specials and ligatures)."""
+
+
+def _math_only(text: str) -> bool:
     """Whether the only specials in ``text`` are ``$…$`` math spans that pass through as they are.
 
-    Each part between two dollars must be one inline math token of :data:`_TOKEN_RE` (not empty —
-    that would be ``$$`` —, no space just inside, no ``<``, no backslash taking the closing dollar).
-    A split and substring tests cost less than a regex scan.
+    Accelerator of the substitution of :func:`_encode_simple`: true only where it would give the
+    text back unchanged (``test_the_encoder_math_only_shortcut_equals_the_substitution`` in
+    ``tests/latex/test_accelerators.py``). Such text holds none of :data:`_CHANGED_OUTSIDE_MATH`, and
+    each part between two dollars is one inline math token that passes (:func:`_math_as_is`).
     """
-    split = split_at_dollars(text)
-    if split is None:
-        return False
-    outside, parts = split
-    if (
-        "\\" in outside
-        or "{" in outside
-        or "}" in outside
-        or "&" in outside
-        or "%" in outside
-        or "#" in outside
-        or "_" in outside
-        or "~" in outside
-        or "^" in outside
-        or "\u00a0" in outside
-        or _has_ligature(outside)
-    ):
-        return False
-    for i in range(1, len(parts), 2):
-        math = parts[i]
-        if (
-            not math
-            or math[0].isspace()
-            or math[-1].isspace()
-            or math[-1] == "\\"
-            or "<" in math
-            or not _math_passes("$" + math + "$")
-            or not _plain_math(math)
-            or (_DIGIT_AFTER_RE.match(parts[i + 1]) and not _TEXISH_RE.search(math))
-        ):
-            return False
-    return True
+    return math_only(text, _CHANGED_OUTSIDE_MATH, _math_as_is)
+
+
+def _math_as_is(math: str, after: str) -> bool:
+    """Whether ``$math$`` is one math token of :data:`_TOKEN_RE` written as it is: no space just inside,
+    no ``<``, no backslash taking the closing dollar, allowed, and not ``$20 and $`` before a digit."""
+    return not (
+        math[0].isspace()
+        or math[-1].isspace()
+        or math[-1] == "\\"
+        or "<" in math
+        or not _safe_tex("$" + math + "$", _NOTHING)
+        or not _plain_math(math)
+        or (_DIGIT_AFTER_RE.match(after) and not _TEXISH_RE.search(math))
+    )
 
 
 def _plain_math(math: str) -> bool:
@@ -403,4 +388,3 @@ def _special(m: re.Match[str]) -> str:
     if len(token) > 1:  # split a ligature: ``-{}-{}-``
         return "{}".join(token)
     return _SPECIALS[token]
-

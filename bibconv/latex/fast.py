@@ -21,6 +21,7 @@ import re
 import unicodedata
 
 from bibconv.latex.tables import ACCENTS, LETTERS, LIGATURES, MARKUP_MACROS, QUOTE_MACROS, SYMBOLS
+from bibconv.latex.tex import math_only
 
 OPEN, SEP, CLOSE, PCT = "\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3"
 MARK_RE = re.compile(f"{OPEN}(\\w+){SEP}|{CLOSE}(\\w+){SEP}")
@@ -124,13 +125,8 @@ def _token(m: re.Match[str]) -> str | None:
     return m[0]  # math, verbatim
 
 
-def split_at_dollars(text: str) -> tuple[str, list[str]] | None:
-    """``text`` cut at its dollars: the text outside ``$…$`` pairs (joined) and all the parts, whose
-    odd ones are the spans' insides; ``None`` when a dollar is left unpaired."""
-    parts = text.split("$")
-    if len(parts) % 2 == 0:
-        return None
-    return "".join(parts[::2]), parts
+_SPECIALS = ("\\", "{", "}", "~", "^", "_", "`", "--", "''")
+"""Outside math, what starts a token of :data:`_FAST_RE` (a lone ``-``, ``'``, ``!`` or ``?`` does not)."""
 
 
 def _math_only(text: str) -> bool:
@@ -138,35 +134,17 @@ def _math_only(text: str) -> bool:
 
     Accelerator of the regex pass of :func:`fast_decode`: true only where that pass would give the
     text back unchanged (``test_the_math_only_shortcut_equals_the_regex_pass`` in
-    ``tests/latex/test_accelerators.py``).
-
-    Such text decodes to itself: outside math it holds no character that starts a token (a lone
-    ``-``, ``'``, ``!`` or ``?`` does not), and each math part is one ``math`` token of
-    :data:`_FAST_RE` (not empty — that would be ``$$`` —, no backslash that takes its closing
-    ``$`` or a newline). A few substring tests and a split cost less than the regex scan.
+    ``tests/latex/test_accelerators.py``). Such text holds none of :data:`_SPECIALS` outside math,
+    and each math part is one ``math`` token of :data:`_FAST_RE` (:func:`_one_math_token`).
     """
-    split = split_at_dollars(text)
-    if split is None:
+    return math_only(text, _SPECIALS, _one_math_token)
+
+
+def _one_math_token(math: str, after: str) -> bool:
+    """Whether ``$math$`` is one ``math`` token: no backslash takes its closing ``$`` or a newline."""
+    if math[-1] == "\\" and (len(math) - len(math.rstrip("\\"))) % 2:
         return False
-    outside, parts = split
-    if (
-        "\\" in outside
-        or "{" in outside
-        or "}" in outside
-        or "~" in outside
-        or "^" in outside
-        or "_" in outside
-        or "`" in outside
-        or "--" in outside
-        or "''" in outside
-    ):
-        return False
-    for math in parts[1::2]:
-        if not math:
-            return False
-        if math[-1] == "\\" and (len(math) - len(math.rstrip("\\"))) % 2:
-            return False
-    return "\\\n" not in text
+    return "\\\n" not in math
 
 
 def fast_decode(text: str) -> str | None:

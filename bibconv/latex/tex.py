@@ -5,7 +5,11 @@ count (``\\}``: an escaped backslash, then a brace that counts); BibTeX counts e
 or not, when it reads a value. A value is safe in a ``.bib`` file only when both agree that it is
 balanced. bibtexparser's splitter has a third rule, a brace right after a backslash does not count
 (``\\}`` does not close), which the reader follows where it reads as the splitter does. Each rule has
-its group end: :func:`group_end` (TeX), :func:`bibtex_group_end`, :func:`splitter_group_end`.
+its group end: :func:`group_end` (TeX), :func:`bibtex_group_end`, :func:`splitter_group_end`;
+:func:`arguments_end` finds where a control word's ``{…}`` and ``[…]`` arguments end.
+
+Inline math cut at its dollars (:func:`split_at_dollars`) serves the decoder's and the encoder's
+shortcut for text whose only TeX is ``$…$`` (:func:`math_only`).
 
 >>> walk(r"a {b \} c} $x$")
 (0, 0, 2)
@@ -16,13 +20,25 @@ its group end: :func:`group_end` (TeX), :func:`bibtex_group_end`, :func:`splitte
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-__all__ = ["balanced", "balanced_for_both", "bibtex_group_end", "group_end", "splitter_group_end", "walk"]
+__all__ = [
+    "arguments_end",
+    "balanced",
+    "balanced_for_both",
+    "bibtex_group_end",
+    "group_end",
+    "math_only",
+    "split_at_dollars",
+    "splitter_group_end",
+    "walk",
+]
 
 _TEX_BRACE_RE = re.compile(r"\\.|[{}$]", re.S)
 _BRACE_RE = re.compile(r"[{}]")
 _TEX_GROUP_RE = re.compile(r"\\.|[{}]", re.S)
 _SPLITTER_BRACE_RE = re.compile(r"(?<!\\)[{}]")
+_TEX_OPTION_RE = re.compile(r"\\.|[{}\]]", re.S)
 
 
 def walk(text: str, depth: int = 0) -> tuple[int, int, int]:
@@ -43,23 +59,46 @@ def walk(text: str, depth: int = 0) -> tuple[int, int, int]:
     return depth, lowest, dollars
 
 
-def group_end(text: str, start: int) -> int | None:
+def group_end(text: str, start: int, closer: str = "}") -> int | None:
     r"""The index after the brace group whose ``{`` is at ``start - 1``, by TeX's rules (``None``:
-    the group does not close).
+    the group does not close); with ``closer="]"``, after the ``]`` (outside braces) of an option.
 
-    >>> group_end(r"{a {b} \} c} d", 1)
-    12
+    >>> group_end(r"{a {b} \} c} d", 1), group_end(r"[a {]} \]] d", 1, "]")
+    (12, 10)
     """
-    depth = 1
-    for m in _TEX_GROUP_RE.finditer(text, start):
+    depth = 0
+    for m in (_TEX_GROUP_RE if closer == "}" else _TEX_OPTION_RE).finditer(text, start):
         found = m[0]
+        if found == closer and depth == 0:
+            return m.end()
         if found == "{":
             depth += 1
         elif found == "}":
             depth -= 1
-            if depth == 0:
-                return m.end()
+            if depth < 0:
+                return None
     return None
+
+
+def arguments_end(text: str, start: int) -> int | None:
+    r"""The index after the ``{…}`` and ``[…]`` arguments that follow ``start`` (blanks between them
+    are skipped), by TeX's rules; ``None`` when there is none or one does not close.
+
+    >>> arguments_end(r"\cite[p.~3]{k} and", 5), arguments_end(r"\x{a} [}]", 2)
+    (14, None)
+    """
+    end = None
+    pos = start
+    length = len(text)
+    while True:
+        while pos < length and text[pos] in " \t\n":
+            pos += 1
+        if pos >= length or text[pos] not in "[{":
+            return end
+        end = group_end(text, pos + 1, "}" if text[pos] == "{" else "]")
+        if end is None:
+            return None
+        pos = end
 
 
 def bibtex_group_end(text: str, start: int) -> int | None:
@@ -116,3 +155,34 @@ def balanced(text: str, *, bibtex: bool = False) -> bool:
 def balanced_for_both(text: str) -> bool:
     """Balanced both for TeX and for BibTeX: what a value needs to be written between braces."""
     return balanced(text) and balanced(text, bibtex=True)
+
+
+def split_at_dollars(text: str) -> tuple[str, list[str]] | None:
+    """``text`` cut at its dollars: the text outside ``$…$`` pairs (joined) and all the parts, whose
+    odd ones are the spans' insides; ``None`` when a dollar is left unpaired."""
+    parts = text.split("$")
+    if len(parts) % 2 == 0:
+        return None
+    return "".join(parts[::2]), parts
+
+
+def math_only(text: str, specials: tuple[str, ...], span_ok: Callable[[str, str], bool]) -> bool:
+    """Whether the only TeX in ``text`` is inline math: its dollars pair up, no string of ``specials``
+    stands outside the spans, and each span is not empty (``$$``) and passes ``span_ok(inside, after)``
+    (``after``: the text up to the next dollar). A split and substring tests cost less than a regex scan.
+
+    >>> math_only("a $x$ b", ("{",), lambda span, after: True), math_only("a {$x$", ("{",), lambda s, a: True)
+    (True, False)
+    """
+    split = split_at_dollars(text)
+    if split is None:
+        return False
+    outside, parts = split
+    for special in specials:
+        if special in outside:
+            return False
+    for i in range(1, len(parts), 2):
+        span = parts[i]
+        if not span or not span_ok(span, parts[i + 1]):
+            return False
+    return True

@@ -1,6 +1,8 @@
 """Every accelerator of the TeX code gives what its reference gives, on generated strings and on the
 values of the real samples: the decoder's no-TeX test and regex pass (with its math-only shortcut)
-against pylatexenc's walker and bibconv's renderer, and the brace walk against a character loop."""
+against pylatexenc's walker and bibconv's renderer; the encoder's no-work test and one-substitution
+path (with its math-only shortcut) against its token walk, warnings included; the brace walks against
+character loops."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bibconv import latex
-from bibconv.latex import decoder, fast
+from bibconv.latex import decoder, encoder, fast
+from bibconv.latex.charset import needs_chars
 from bibconv.latex.tex import (
+    arguments_end,
     balanced,
     balanced_for_both,
     bibtex_group_end,
@@ -150,3 +154,106 @@ def test_the_group_ends_equal_character_loops(body: str) -> None:
     assert group_end(text, 1) == _group_end_by_characters(text, 1, "tex")
     assert bibtex_group_end(text, 1) == _group_end_by_characters(text, 1, "bibtex")
     assert splitter_group_end(text, 1) == _group_end_by_characters(text, 1, "splitter")
+
+
+def _arguments_end_by_characters(text: str, start: int) -> int | None:
+    """The end of the ``{…}``/``[…]`` arguments after ``start``, one character at a time."""
+    pos, end = start, None
+    while True:
+        while pos < len(text) and text[pos] in " \t\n":
+            pos += 1
+        if pos >= len(text) or text[pos] not in "[{":
+            return end
+        closer, depth, i = "]" if text[pos] == "[" else "}", 0, pos
+        while i < len(text):
+            if text[i] == "\\":
+                i += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            if depth < 0:
+                return None
+            if depth == 0 and text[i] == closer:
+                break
+            i += 1
+        else:
+            return None
+        end = pos = i + 1
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="a{}[]\\ \n", max_size=20))
+def test_the_arguments_end_equals_a_character_loop(text: str) -> None:
+    assert arguments_end("\\x" + text, 2) == _arguments_end_by_characters("\\x" + text, 2), text
+
+
+# --- the encoder: its no-work test, its one-substitution path and that path's math-only shortcut ---
+
+_ENCODER_PIECES = [
+    *("a", "B", "é", "ß", " ", "-", "--", "'", "''", "`", "``", "!", "?", "!`", "&", "&amp;", "&#92;", "7"),
+    *("<", "<i>", "</i>", "<b>", '<span class="nocase">', "</span>", "<sup>", "</sup>"),
+    *("$", "$x$", "$\\alpha$", "$a}$", "${x}$", "$10", "$x$0", "$\\pm$0", "$é$", "$a&b$", "$\\input{x}$"),
+    *("\\", "\\(x\\)", "\\[y\\]", "\\foo{x}", "\\cite[p.~3]{k}", "\\textit{x}", "\\noopsort{a}"),
+    *("\\url {a_b}", "\\foo{", "\\foo[a", "^", "_", "^{2}", "_\\alpha", "10^{-3}", "^{\\write}"),
+    *("{", "}", "~", "%", "#", "\u00a0", "\\input{x}", "\ufdd4", "\ufdd5", "\u2009", "\x07"),
+    *("$$", "$$x$$", "$ x$", "$x $", "\\$", "$x\\$", "$a\\\\$", "$<i>$", "\n"),
+]
+_ENCODER_TEXT = st.lists(st.sampled_from(_ENCODER_PIECES), max_size=10).map("".join)
+_PREAMBLES = st.sampled_from([frozenset(), frozenset({"noopsort"})])
+
+
+def _by_the_walk(text: str, ascii: bool, markup: bool, allowed: frozenset[str]) -> tuple[str, list[str]]:
+    """What :func:`bibconv.latex.encoder.encode` must give: the token walk's text and warnings."""
+    said: list[str] = []
+    return encoder.general(text, ascii, said.append, markup, allowed), said
+
+
+def _shortcuts_agree(text: str, ascii: bool, markup: bool, allowed: frozenset[str]) -> str:
+    """``encode`` and each of its accelerators give what the walk gives; the one that answered."""
+    said: list[str] = []
+    encoded = encoder.encode(text, ascii=ascii, markup=markup, warn=said.append, allowed=allowed)
+    assert (encoded, said) == _by_the_walk(text, ascii, markup, allowed), text
+    if needs_chars(text, ascii):
+        return "walk"
+    if encoder._unchanged(text):
+        assert encoded == text, text
+        return "unchanged"
+    simple = encoder._encode_simple(text, markup)
+    if simple is None:
+        return "walk"
+    assert simple == encoded, text
+    return "math only" if "$" in text and encoder._math_only(text) else "substitution"
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=_ENCODER_TEXT, ascii=st.booleans(), markup=st.booleans(), allowed=_PREAMBLES)
+def test_the_encoder_shortcuts_equal_the_token_walk(
+    text: str, ascii: bool, markup: bool, allowed: frozenset[str]
+) -> None:
+    _shortcuts_agree(text, ascii, markup, allowed)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_ENCODER_TEXT, markup=st.booleans())
+def test_the_encoder_math_only_shortcut_equals_the_substitution(text: str, markup: bool) -> None:
+    with mock.patch.object(encoder, "_math_only", return_value=False):
+        substituted = encoder._encode_simple(text, markup)
+    assert encoder._encode_simple(text, markup) == substituted, text
+
+
+@pytest.mark.shared
+def test_the_encoder_shortcuts_equal_the_token_walk_on_the_real_values() -> None:
+    """Every real value, as record text (rich and plain), is encoded as the walk encodes it; most take
+    an accelerator."""
+    from tests.test_latex import ENCODE_CASES
+
+    texts = [text for text, _, _ in ENCODE_CASES]
+    for value in filter(comparable, _values()):
+        texts += [latex.decode(value), latex.decode(value, markup=False)]
+    answered: dict[str, int] = {}
+    for text in texts:
+        for ascii in (False, True):
+            which = _shortcuts_agree(text, ascii, markup=True, allowed=frozenset())
+            answered[which] = answered.get(which, 0) + 1
+    assert min(answered.get(kind, 0) for kind in ("unchanged", "substitution", "math only", "walk")) > 100, (
+        answered
+    )
