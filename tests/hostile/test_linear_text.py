@@ -10,7 +10,8 @@ import pytest
 
 from bibconv.formats.arxiv_jsonl import record_from_snapshot
 from bibconv.formats.bibtex.names import split_bibtex_names
-from bibconv.formats.listing.common import _has_tex, parse_byline
+from bibconv.formats.listing.common import parse_byline
+from bibconv.formats.listing.values import _has_tex
 from bibconv.latex import encode
 
 SIZE = 100_000

@@ -12,13 +12,14 @@ record and the others in ``extra["ris:<TAG>"]``, with a warning; tags without a 
 (``AD``, ``C1``–``C8``, ``L1``–``L4``, unknown ones) are kept in ``extra`` in the order read and
 written back. Web of Science and EndNote tagged files are refused with a clear error.
 
-**Writing** is spec-clean: ``TY`` first, ``ER  - `` last, CRLF, one tag per line, one ``AU``
-per author (``Last, First, Suffix``), ``PY  - YYYY`` plus ``DA  - YYYY/MM/DD/`` when the date
-has more than a year, UTF-8 without a byte-order mark. Rich text loses its markup; a newline
-inside a value becomes a space, so no value can start a tag of its own. Notes are written one
-``N1`` per line of the note; the paragraphs of an abstract after the first go on continuation
-lines indented by two spaces (never read as a tag; bibconv's reader joins them with a newline,
-rispy with a space). What RIS keeps is written down as code in :func:`bibconv.projection.project`.
+**Writing** (:mod:`bibconv.formats.ris.write`) is spec-clean: ``TY`` first, ``ER  - `` last, CRLF,
+one tag per line, one ``AU`` per author (``Last, First, Suffix``), ``PY  - YYYY`` plus
+``DA  - YYYY/MM/DD/`` when the date has more than a year, UTF-8 without a byte-order mark. Rich
+text loses its markup; a newline inside a value becomes a space, so no value can start a tag of its
+own. Notes are written one ``N1`` per line of the note; the paragraphs of an abstract after the
+first go on continuation lines indented by two spaces (never read as a tag; bibconv's reader joins
+them with a newline, rispy with a space). What RIS keeps is written down as code in
+:func:`bibconv.projection.project`.
 
 **What RIS cannot hold** (reported through the write context, once per field): CSL fields and
 name or date variables without a tag, ``extra`` entries of other formats (``bibtex:…``,
@@ -51,43 +52,15 @@ its own ``TY``; only a ``document`` (``GEN``) with an arXiv block reads back as 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Iterator
-from functools import lru_cache
-from typing import IO, TYPE_CHECKING, Any, ClassVar, cast
+from typing import IO, TYPE_CHECKING, Any, ClassVar
 
-from bibconv import facts
-from bibconv.arxiv import implied_fields
-from bibconv.csl import VERBATIM_VARS
-from bibconv.errors import ParseError, WriteError
-from bibconv.formats.ris.names import format_ris_name
+from bibconv.errors import ParseError
 from bibconv.formats.ris.read import build_record, continue_value
-from bibconv.formats.ris.table import (
-    CSL_TO_TY,
-    DATE_INFO_KEY,
-    DATE_TAGS,
-    EXTRA_TAGS,
-    FIELD_TAGS,
-    FREE_TEXT_TAGS,
-    LOSSY_TYPES,
-    NAME_TAGS,
-    PAGE_RANGE,
-    PREPRINT_TYPES,
-    SPEC_TYPES,
-    TAG_ORDER,
-    TAGS,
-    TY_KEY,
-    TY_TO_CSL,
-    extra_tag,
-    format_date,
-    one_line,
-    read_back_as,
-    write_tag,
-)
-from bibconv.latex import strip_markup
-from bibconv.model import Date, Name, Record
-from bibconv.registry import EntryWriter, ReadContext, WriteContext, register
-from bibconv.subtitles import SUBTITLES
+from bibconv.formats.ris.table import EXTRA_TAGS, FREE_TEXT_TAGS, TAGS
+from bibconv.formats.ris.write import RisWriter
+from bibconv.model import Record
+from bibconv.registry import ReadContext, register
 from bibconv.textio import iter_lines, open_text
 
 if TYPE_CHECKING:
@@ -221,200 +194,3 @@ class RisReader:
             ctx.fail(ParseError(f"bad record: {exc}", ctx.span(start)))
             return
         yield record
-
-
-_CONTINUATION = "\r\n  "  # a line break inside a value (an abstract's paragraphs): the next line continues it
-
-
-@lru_cache(maxsize=8192)
-def _name_text(name: Name) -> str:
-    """An ``AU`` value; a person's name keeps a comma ("Plato," is a family name, "Plato" a literal)."""
-    text = one_line(format_ris_name(name))
-    return text + "," if name.literal is None and "," not in text else text
-
-
-class Projector:
-    """Turns records into ``(tag, value)`` lines, reporting what RIS cannot hold once per kind."""
-
-    def __init__(self, ctx: WriteContext) -> None:
-        self.ctx = ctx
-        preprint = str(ctx.option("preprint_type") or "UNPB").upper()
-        if preprint not in SPEC_TYPES:
-            raise WriteError(f"preprint_type {preprint!r} is not a RIS type (try UNPB, GEN or JOUR)")
-        self.preprint_type = preprint
-
-    def _warn(self, key: str, message: str, record: Record) -> None:
-        self.ctx.warn_once(key, message, record.id)
-
-    def _type(self, record: Record) -> str:
-        kept = record.extra.get(TY_KEY)
-        preprint = record.type == "article" and record.arxiv is not None
-        if isinstance(kept, str) and kept in SPEC_TYPES:
-            if TY_TO_CSL[kept] == record.type or (preprint and kept in PREPRINT_TYPES):
-                return kept
-        elif isinstance(kept, str):
-            self._warn(f"TY:{kept}", f"TY {kept!r} is not a RIS type; written as GEN", record)
-        if preprint:
-            return self.preprint_type
-        if record.type in LOSSY_TYPES:
-            ty = CSL_TO_TY[record.type]
-            self._warn(f"type:{record.type}", f"RIS has no type for {record.type!r}; written as {ty}", record)
-        return CSL_TO_TY.get(record.type, "GEN")
-
-    def lines(self, record: Record) -> list[tuple[str, str]]:
-        """The tag lines of ``record`` without the closing ``ER``."""
-        out: defaultdict[str, list[str]] = defaultdict(list)
-        out["TY"].append(self._type(record))
-        if record.id:
-            out["ID"].append(one_line(record.id))
-        self._names(record, out)
-        self._dates(record, out)
-        fields = dict(record.fields)
-        arxiv_notes = self._arxiv(record, fields, out) if record.arxiv is not None else []
-        self._fields(record, fields, out)
-        out["KW"].extend(one_line(strip_markup(k)) for k in record.keywords)
-        out["N1"].extend(arxiv_notes)
-        out["N1"].extend(facts.RIS_PREFIX + one_line(note) for note in facts.notes(record.extra))
-        lines = [(tag, value) for tag in TAG_ORDER if tag in out for value in out[tag] if value]
-        lines.extend(self._extra(record, set(out["AD"])))
-        return lines
-
-    def _names(self, record: Record, out: dict[str, list[str]]) -> None:
-        order = list(NAME_TAGS)  # AD lines follow the AU, A2… order, whatever the record's order
-        for var, people in sorted(
-            record.names.items(), key=lambda i: order.index(i[0]) if i[0] in order else 9
-        ):
-            tag = NAME_TAGS.get(var)
-            if tag is None:
-                self._warn(f"name:{var}", f"RIS has no tag for {var!r} names; dropped", record)
-                continue
-            for name in people:
-                text = _name_text(name)  # names repeat across a file
-                if name.literal is not None and "," in text:
-                    self._warn(
-                        "literal-comma", f"the name {text!r} has a comma; RIS readers split it", record
-                    )
-                if name.dropping_particle:
-                    self._warn(
-                        "dropping", "RIS names have no dropping particle; it joins the given name", record
-                    )
-                out[tag].append(text)
-                for place in name.affiliation:
-                    if one_line(place) not in out["AD"]:
-                        out["AD"].append(one_line(place))
-                if name.affiliation:
-                    self._warn(
-                        "affiliation", "affiliations written as AD lines, not tied to one author", record
-                    )
-
-    def _dates(self, record: Record, out: dict[str, list[str]]) -> None:
-        info = record.extra.get(DATE_INFO_KEY) or {}
-        for var, date in record.dates.items():
-            tag = DATE_TAGS.get(var)
-            if var != "issued" and tag is None:
-                self._warn(f"date:{var}", f"RIS has no tag for the {var!r} date; dropped", record)
-                continue
-            if len(date.parts) > 1:
-                self._warn(
-                    f"range:{var}", f"RIS dates cannot be ranges; the end of {var!r} is dropped", record
-                )
-                date = Date(parts=date.parts[:1], season=date.season)
-            year, full = format_date(date, info.get(var) if isinstance(info, dict) else None)
-            if tag is not None:
-                out[tag].append(one_line(full or year or ""))
-            else:
-                out["PY"].append(year or "")
-                out["DA"].append(one_line(full or ""))
-
-    def _arxiv(self, record: Record, fields: dict[str, str], out: dict[str, list[str]]) -> list[str]:
-        arxiv = record.arxiv
-        assert arxiv is not None
-        for key, value in implied_fields(arxiv, record.type).items():
-            if key != "number":
-                fields.setdefault(key, value)
-        notes = [f"arXiv:{arxiv.versioned_id}" + (f" [{arxiv.primary_class}]" if arxiv.primary_class else "")]
-        if arxiv.categories:
-            notes.append("arXiv categories: " + " ".join(arxiv.categories))
-        for label, date in (("submitted", arxiv.submitted), ("updated", arxiv.updated)):
-            if date is not None and (date.to_edtf() or date.literal):
-                notes.append(f"arXiv {label}: {date.to_edtf() or date.literal}")
-        if arxiv.comment:
-            notes.append("arXiv comment: " + one_line(arxiv.comment))  # plain text, not rich text
-        if arxiv.journal_ref:
-            notes.append("arXiv journal reference: " + one_line(arxiv.journal_ref))
-        return notes
-
-    def _fields(self, record: Record, fields: dict[str, str], out: dict[str, list[str]]) -> None:
-        code = out["TY"][0]
-        for name, read_as in read_back_as(fields, code).items():
-            tag = write_tag(name, code, fields)
-            message = f"{name!r} is written as {tag}, which RIS reads as {read_as!r}"
-            self._warn(f"read-as:{name}", message, record)
-        for name, value in fields.items():
-            text = value if name in VERBATIM_VARS else strip_markup(value)
-            if name == "page":
-                match = PAGE_RANGE.fullmatch(text)
-                out["SP"].append(one_line(match[1] if match else text))
-                if match:
-                    out["EP"].append(match[2])
-            elif name == "note":
-                out["N1"].extend(one_line(line) for line in text.splitlines() if line.strip())
-            elif name == "abstract":  # paragraphs on continuation lines (see the module docstring)
-                out["AB"].append("\n".join(one_line(line) for line in text.splitlines() if line.strip()))
-            elif name in FIELD_TAGS:
-                out[write_tag(name, code, fields)].append(one_line(text))
-            else:
-                self._warn(f"field:{name}", f"RIS has no tag for {name!r}; dropped", record)
-
-    def _extra(self, record: Record, addresses: set[str]) -> list[tuple[str, str]]:
-        lines: list[tuple[str, str]] = []
-        for key, value in record.extra.items():
-            if key in (TY_KEY, DATE_INFO_KEY, facts.NOTE_KEY):
-                continue
-            tag = extra_tag(key)
-            if tag is None and SUBTITLES.get(key) in record.fields:
-                continue  # the title holds it
-            if tag is None:
-                self._warn(f"extra:{key}", f"RIS cannot hold {key!r}; dropped", record)
-                continue
-            for item in value if isinstance(value, list) else [value]:
-                text = one_line(str(item))
-                if text and not (tag == "AD" and text in addresses):
-                    lines.append((tag, text))
-        return lines
-
-
-@register
-class RisWriter(EntryWriter):
-    """Writes spec-clean RIS: TY first, ER last, CRLF, UTF-8 (see the module docstring)."""
-
-    name: ClassVar[str] = "ris"
-    extensions: ClassVar[tuple[str, ...]] = (".ris",)
-    description: ClassVar[str] = "RIS (EndNote, Zotero, Mendeley, RefWorks, publishers)"
-
-    @staticmethod
-    def _lines_of(ctx: WriteContext) -> Projector:
-        """The projector for ``ctx`` (made once per output: it reads the options)."""
-        projector = ctx.state.get("ris:projector")
-        if projector is None:
-            projector = ctx.state["ris:projector"] = Projector(ctx)
-        return cast(Projector, projector)
-
-    def header(self, ctx: WriteContext) -> str:
-        self._lines_of(ctx)  # a bad preprint_type is refused before any record
-        return ""
-
-    def entry(self, record: Record, ctx: WriteContext) -> str:
-        lines = [
-            f"{tag}  - " + (value.replace("\n", _CONTINUATION) if "\n" in value else value) + "\r\n"
-            for tag, value in self._lines_of(ctx).lines(record)
-        ]
-        lines.append("ER  - \r\n\r\n")
-        return "".join(lines)
-
-    @staticmethod
-    def project(record: Record) -> Record:
-        """What ``record`` reads back as from this output (:mod:`~bibconv.formats.ris.project`)."""
-        from bibconv.formats.ris.project import project
-
-        return project(record)

@@ -1,0 +1,197 @@
+"""Author lines of listings: names split (``et``/``und``/``y``… join names as ``and`` does), an
+affiliation in parentheses after a name, ``et al.`` and ``…`` saying more authors exist, and the test
+of whether a line reads as an author list at all (:func:`looks_like_names`)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import replace
+
+from bibconv.formats.listing.memo import per_item
+from bibconv.formats.listing.values import clean_space, plain_name
+from bibconv.model import Name
+
+__all__ = ["author_list", "authors_from_text", "looks_like_names"]
+
+_NAME_WORD = re.compile(r"^-?(?:[^\W\d_][\w'’.\-]*|[^\W\d_]\.?)$")
+_LOWER_PARTICLES = frozenset(
+    {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "dos", "das", "la", "le", "ter",
+     "ten", "bin", "al", "el", "y", "e", "zu", "af", "av", "and", "und", "et"}
+)  # fmt: skip
+_LABELS = re.compile(
+    r"^\s*(?:authors?|auteur(?:e)?s?|autor(?:e|es|en|in|innen)?|autori|by|par|von|door|著者|作者|저자)"
+    r"\s*[:：]\s*",
+    re.IGNORECASE,
+)
+
+
+_PAREN = re.compile(r"^(?P<name>.*?)\s*\((?P<aff>[^()]*)\)\s*$")
+
+
+_SEPARATORS = re.compile(r"[,;]")
+_SEPARATOR_OR_PAREN = re.compile(r"[,;()]")
+
+
+def _pieces(text: str) -> list[str]:
+    """Split at commas and semicolons outside parentheses."""
+    if "(" not in text and ")" not in text:
+        pieces = _SEPARATORS.split(text)
+    else:
+        pieces, depth, start = [], 0, 0
+        for match in _SEPARATOR_OR_PAREN.finditer(text):
+            char = match.group()
+            if char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+            elif depth <= 0:
+                pieces.append(text[start : match.start()])
+                start = match.end()
+        pieces.append(text[start:])
+    return [p.strip() for p in pieces if p.strip()]
+
+
+def _without_affiliations(text: str) -> str:
+    return ", ".join(m.group("name") if "(" in p and (m := _PAREN.match(p)) else p for p in _pieces(text))
+
+
+_CONJUNCTIONS = re.compile(r"\s+(?:et|und|y|e|en|och|og|és|i|и|ja|a)\s+(?=\S)")
+
+
+def _split(text: str) -> list[Name]:
+    """Split a name list; ``et``/``und``/``y``… join names as ``and`` does (CJK names: see names_cjk)."""
+    from bibconv.names import split_name_list
+
+    return split_name_list(_CONJUNCTIONS.sub(", ", text))
+
+
+_INITIALS = re.compile(r"^(?:[A-Z]\.?-?){1,3}$")
+_ELLIPSIS = re.compile(r"(?:^|(?<=[\s,;]))(?:…|\.\.\.)(?=$|[\s,;])")
+_ET_AL = re.compile(
+    r"[\s,;]*\b(?:et\.?\s+al\.?|and\s+others|u\.\s*a\.|et\s+autres|y\s+otros)\s*$", re.IGNORECASE
+)
+_TRAILING_DOT = re.compile(r"(?<![\s.][A-Z])\.$")
+
+
+def _family_initials(name: Name) -> Name:
+    """``Fedon C.``, ``Le P. T.`` (a family name, then initials) → family ``Fedon``, given ``C.``."""
+    if not name.family or not name.given or name.non_dropping_particle or name.literal:
+        return name
+    words = f"{name.given} {name.family}".split()
+    initials = words[1:]
+    dotted = len(initials) == 1 or all(w.endswith(".") for w in initials)
+    if (
+        len(words) >= 2
+        and dotted
+        and not _INITIALS.match(words[0])
+        and all(_INITIALS.match(w) for w in initials)
+    ):
+        return replace(name, family=words[0], given=" ".join(words[1:]))
+    return name
+
+
+@per_item
+def author_list(text: str) -> tuple[tuple[Name, ...], bool]:
+    """The names of an author line, and whether it says more authors exist (``et al.``, ``…``)."""
+    cut = _ET_AL.sub("", _ELLIPSIS.sub(",", text))
+    more = cut != text
+    names = tuple(n for n in authors_from_text(cut) if n.literal != "others")
+    return names, more
+
+
+@per_item
+def authors_from_text(text: str) -> tuple[Name, ...]:
+    """``Jiesong Chen, Pau Rodr\\'iguez and Lei Li`` → names in order, TeX decoded.
+
+    A parenthesis after a name (``Hollis Robbins (University of Utah)``, arXiv's way) is the
+    name's affiliation. ``Fedon C.`` is family ``Fedon``, given ``C.``.
+    """
+    text = _TRAILING_DOT.sub("", _LABELS.sub("", plain_name(text)).strip(" ,;")).strip(" ,;")
+    if "(" not in text:
+        return tuple(_family_initials(n) for n in _split(text)) if text else ()
+    names: list[Name] = []
+    for piece in _pieces(text):
+        match = _PAREN.match(piece)
+        found = _split(match.group("name") if match else piece)
+        if match and found:
+            last = found[-1]
+            found[-1] = replace(last, affiliation=(*last.affiliation, clean_space(match.group("aff"))))
+        names.extend(found)
+    return tuple(_family_initials(n) for n in names)
+
+
+def _is_cjk(char: str) -> bool:
+    return "\u3000" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af"
+
+
+_TITLE_WORDS = frozenset(
+    {
+        "of", "for", "with", "from", "into", "onto", "via", "using", "towards", "toward", "approach",
+        "approaches", "method", "methods", "model", "models", "modeling", "modelling", "learning",
+        "learned", "language", "languages", "network", "networks", "neural", "analysis", "system",
+        "systems", "dataset", "datasets", "detection", "recognition", "information", "study", "studies",
+        "theory", "based", "framework", "frameworks", "algorithm", "algorithms", "problem", "problems",
+        "parser", "parsing", "understanding", "representation", "representations", "generation",
+        "classification", "prediction", "estimation", "optimization", "optimisation", "graph", "graphs",
+        "image", "images", "texts", "semantic", "semantics", "query", "queries", "efficient", "robust",
+        "multi", "multilingual", "supervised", "unsupervised", "sparse", "matrix", "normalization",
+        "temporal", "taxonomy", "construction", "interactions", "resolution", "articles", "survey",
+        "evaluation", "benchmark", "beyond", "between", "under", "over", "dynamic", "dynamics",
+        "processing", "structures", "functions", "effects", "application", "applications",
+        "measurement", "measurements", "observation", "observations", "simulation", "simulations",
+        "experimental", "results", "physics", "quantum", "computing", "computation", "computational",
+    }
+)  # fmt: skip
+"""Words of titles that are not names: a line holding two of them is not an author list."""
+_FUNCTION_WORDS = frozenset(
+    {"for", "with", "using", "from", "the", "to", "on", "in", "via", "into", "of", "is", "are"}
+)
+_NAME_BREAK = re.compile(r"[,;&、，]|\band\b")
+_ELISION = re.compile(r"\b[dDlL][’'](?=[^\W\d_])")
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _has_digit(text: str) -> bool:
+    """Whether ``text`` holds a digit (``str.isdigit``: superscript and circled digits included)."""
+    if _DIGIT.search(text):
+        return True
+    return not text.isascii() and any(map(str.isdigit, text))
+
+
+@per_item
+def looks_like_names(text: str) -> bool:
+    """Whether ``text`` reads as an author list: short capitalised names, commas, ``and``."""
+    text = _without_affiliations(_LABELS.sub("", plain_name(text)).strip(" ,;"))
+    if "'" in text or "’" in text:
+        text = _ELISION.sub("", text)
+    text = unicodedata.normalize("NFC", text)
+    if not text or len(text) > 4000 or _has_digit(text):
+        return False
+    words = text.split()
+    if len({w.lower().strip(",;:") for w in words if w[:1].isupper()} & _TITLE_WORDS) >= 2:
+        return False  # "Sparse Matrix Language Modeling" is a title, not a name
+    if any(w in _FUNCTION_WORDS for w in words[1:-1]):
+        return False  # "Autoencoders for Joint Discovery": names hold no "for", "with", "using"
+    pieces = [p.strip() for p in _NAME_BREAK.split(_CONJUNCTIONS.sub(", ", text)) if p.strip()]
+    if not pieces:
+        return False
+    for piece in pieces:
+        words = piece.split()
+        if not 1 <= len(words) <= 6 or len(piece) > 60:
+            return False
+        if any(not _NAME_WORD.match(w) for w in words):
+            return False
+        capitals = [
+            w for w in words if w.lower() not in _LOWER_PARTICLES and not (w.islower() and len(w) <= 3)
+        ] or [w for w in words if w[:1].isupper()]  # "Da Et": capitalised, so names, not particles
+        lowercase = not capitals or any(w[0].isalpha() and not w[0].isupper() for w in capitals)
+        if (
+            (lowercase or not words[-1][:1].isupper())
+            and not words[-1].startswith("-")
+            and not all(_is_cjk(c) for c in piece.replace(" ", ""))
+        ):
+            return False
+    return not (len(pieces) == 1 and len(pieces[0].split()) == 1)
