@@ -190,45 +190,34 @@ def _versions(value: Any) -> list[tuple[int, Any]]:
     return found
 
 
-def record_from_snapshot(
-    item: Mapping[str, Any], ctx: ReadContext | None = None, line: int | None = None
-) -> Record:
-    """The canonical record of one parsed snapshot object; ``ValueError`` when it is malformed.
-
-    >>> r = record_from_snapshot({"id": "0704.0001", "title": "Diphoton production",
-    ...     "authors_parsed": [["Bal\\\\'azs", "C.", ""]], "categories": "hep-ph",
-    ...     "versions": [{"version": "v1", "created": "Mon, 2 Apr 2007 19:18:42 GMT"}]})
-    >>> r.authors[0].family, r.arxiv.versioned_id, r.issued.to_edtf()
-    ('Balázs', '0704.0001v1', '2007-04-02')
-    """
-    if not isinstance(item, Mapping):
-        raise ValueError("a snapshot line must hold a JSON object")
+def _snapshot_id(
+    item: Mapping[str, Any], ctx: ReadContext | None, line: int | None
+) -> tuple[str, re.Match[str] | None]:
+    """The object's arXiv id (an id that is none is kept as it is, with a warning) and its match."""
     raw_id = item.get("id")
     if not isinstance(raw_id, str) or not raw_id.strip():
         raise ValueError("the object has no arXiv 'id'")
     raw_id = raw_id.strip()
     match = ARXIV_ID.fullmatch(raw_id)
-    arxiv_id = match["id"] if match else raw_id
     if match is None and ctx is not None:
         ctx.warn(f"{raw_id!r} is not an arXiv identifier; kept as it is", line, raw_id)
+    return (match["id"] if match else raw_id), match
 
+
+def _authors(item: Mapping[str, Any]) -> tuple[Name, ...]:
+    """The authors: from ``authors_parsed`` ([family, given, suffix] lists), else the ``authors`` line."""
     parsed = item.get("authors_parsed")
     if parsed:
         if not isinstance(parsed, list):
             raise ValueError("'authors_parsed' must be a list of [family, given, suffix] lists")
-        authors = tuple(_name(p) for p in parsed)
-    elif isinstance(item.get("authors"), str) and item["authors"].strip():
-        authors = _names_from_string(item["authors"])
-    else:
-        authors = ()
+        return tuple(_name(p) for p in parsed)
+    if isinstance(item.get("authors"), str) and item["authors"].strip():
+        return _names_from_string(item["authors"])
+    return ()
 
-    versions = _versions(item.get("versions"))
-    submitted = _date(versions[0][1]) if versions else None
-    updated = _date(versions[-1][1]) if versions else None
-    if versions and (submitted is None or updated is None) and ctx is not None:
-        ctx.warn("a version date is not in the form 'Mon, 2 Apr 2007 19:18:42 GMT'", line, arxiv_id)
-    categories = tuple(str(item.get("categories") or "").split())
 
+def _fields_and_extra(item: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
+    """Title, abstract and DOI; the other DOIs, the licence and the report number in ``extra``."""
     fields: dict[str, str] = {}
     title = _rich(item.get("title"))
     if title:
@@ -246,7 +235,32 @@ def record_from_snapshot(
         value = _clean(item.get(key))
         if value:
             extra[f"arxiv:{key}"] = value
+    return fields, extra
 
+
+def record_from_snapshot(
+    item: Mapping[str, Any], ctx: ReadContext | None = None, line: int | None = None
+) -> Record:
+    """The canonical record of one parsed snapshot object; ``ValueError`` when it is malformed.
+
+    >>> r = record_from_snapshot({"id": "0704.0001", "title": "Diphoton production",
+    ...     "authors_parsed": [["Bal\\\\'azs", "C.", ""]], "categories": "hep-ph",
+    ...     "versions": [{"version": "v1", "created": "Mon, 2 Apr 2007 19:18:42 GMT"}]})
+    >>> r.authors[0].family, r.arxiv.versioned_id, r.issued.to_edtf()
+    ('Balázs', '0704.0001v1', '2007-04-02')
+    """
+    if not isinstance(item, Mapping):
+        raise ValueError("a snapshot line must hold a JSON object")
+    arxiv_id, match = _snapshot_id(item, ctx, line)
+    authors = _authors(item)
+    versions = _versions(item.get("versions"))
+    submitted = _date(versions[0][1]) if versions else None
+    updated = _date(versions[-1][1]) if versions else None
+    if versions and (submitted is None or updated is None) and ctx is not None:
+        ctx.warn("a version date is not in the form 'Mon, 2 Apr 2007 19:18:42 GMT'", line, arxiv_id)
+    categories = tuple(str(item.get("categories") or "").split())
+
+    fields, extra = _fields_and_extra(item)
     arxiv = Arxiv(
         id=arxiv_id,
         version=versions[-1][0] if versions else _id_version(match),

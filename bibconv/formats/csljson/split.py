@@ -103,71 +103,90 @@ def _guess_json_array(stream: IO[bytes], size: int, indent: bytes) -> Iterator[P
         del buffer[:start]
 
 
-def _split_json_array(stream: IO[bytes], size: int, at: Piece | None = None) -> Iterator[Piece]:
-    decoder = codecs.getincrementaldecoder("utf-8" if at else "utf-8-sig")("surrogateescape")
-    raw_decode = DECODER.raw_decode
-    text = decoder.decode(stream.read(size))
-    eof = False
+class _Text:
+    """The decoded text of an array read so far from ``stream``, in blocks of ``size`` bytes, and
+    where its first character stands in the input (``line``; ``before``: characters before it on
+    that line)."""
 
-    def more() -> bool:
-        nonlocal text, eof
-        if eof:
+    __slots__ = ("before", "decoder", "eof", "line", "size", "stream", "text")
+
+    def __init__(self, stream: IO[bytes], size: int, at: Piece | None) -> None:
+        self.decoder = codecs.getincrementaldecoder("utf-8" if at else "utf-8-sig")("surrogateescape")
+        self.stream, self.size = stream, size
+        self.text = self.decoder.decode(stream.read(size))
+        self.eof = False
+        self.line = at.line if at else 1
+        self.before = 0
+
+    def more(self) -> bool:
+        """Read the next block; ``False`` at the end of the input."""
+        if self.eof:
             return False
-        block = stream.read(size)
-        eof = not block
-        text += decoder.decode(block, final=eof)
+        block = self.stream.read(self.size)
+        self.eof = not block
+        self.text += self.decoder.decode(block, final=self.eof)
         return True
 
-    pos = 0 if at else _skip_space(text, 0) + 1  # after "["
-    line = at.line if at else 1  # line of text[0]
-    index = at.index if at else 0
-    before = 0  # characters before text[0] on its line
+    def skip(self, pos: int) -> int:
+        """The position of the next character after white space, reading on as needed."""
+        pos = _skip_space(self.text, pos)
+        while pos >= len(self.text) and self.more():
+            pos = _skip_space(self.text, pos)
+        return pos
 
-    def column(at: int) -> int:
+    def column(self, at: int) -> int:
         """The column shift of a piece "[" + text[at:]."""
-        return at - text.rfind("\n", 0, at) - 2 if "\n" in text[:at] else before + at - 1
+        text = self.text
+        return at - text.rfind("\n", 0, at) - 2 if "\n" in text[:at] else self.before + at - 1
 
+    def piece(self, start: int, end: int | None, index: int) -> Piece:
+        """The piece "[" + text[start:end] (+ "]" when it stops before the end)."""
+        body = "[" + self.text[start:end] + ("]" if end is not None else "")
+        line = self.line + self.text.count("\n", 0, start)
+        return Piece(body.encode("utf-8", "surrogateescape"), line, index, column=self.column(start))
+
+    def drop(self, pos: int) -> None:
+        """Forget the text up to ``pos`` and the character there (a comma between items)."""
+        self.line += self.text.count("\n", 0, pos + 1)
+        self.before = self.column(pos + 1) + 1
+        self.text = self.text[pos + 1 :]
+
+
+def _split_json_array(stream: IO[bytes], size: int, at: Piece | None = None) -> Iterator[Piece]:
+    raw_decode = DECODER.raw_decode
+    read = _Text(stream, size, at)
+    pos = 0 if at else _skip_space(read.text, 0) + 1  # after "["
+    index = at.index if at else 0
     start = -1  # where the current run of items starts
     count = 0
     while True:
-        pos = _skip_space(text, pos)
-        while pos >= len(text) and more():
-            pos = _skip_space(text, pos)
+        pos = read.skip(pos)
         if start < 0:
             start = pos
-        if pos >= len(text) or text[pos] == "]":
+        if pos >= len(read.text) or read.text[pos] == "]":
             break  # the end of the array (or of a truncated file): the reader judges the rest
         try:
-            _, end = raw_decode(text, pos)
+            _, end = raw_decode(read.text, pos)
         except ValueError:  # broken JSON, or a number the reader refuses: the reader reports it
-            if more():
+            if read.more():
                 continue
             break
-        if end == len(text) and more():
+        if end == len(read.text) and read.more():
             continue  # a value at the very end of the buffer may go on in the next block
         count += 1
-        pos = _skip_space(text, end)
-        while pos >= len(text) and more():
-            pos = _skip_space(text, pos)
-        if pos < len(text) and text[pos] == ",":
+        pos = read.skip(end)
+        if pos < len(read.text) and read.text[pos] == ",":
             if end - start >= size:
-                yield Piece(
-                    ("[" + text[start:end] + "]").encode("utf-8", "surrogateescape"),
-                    line + text.count("\n", 0, start),
-                    index,
-                    column=column(start),
-                )
+                yield read.piece(start, end, index)
                 index += count
                 count = 0
-                line += text.count("\n", 0, pos + 1)
-                before = column(pos + 1) + 1
-                text, pos, start = text[pos + 1 :], 0, -1
+                read.drop(pos)
+                pos, start = 0, -1
                 continue
             pos += 1
             continue
         break  # "]" or something the reader will report
-    while more():
+    while read.more():
         pass
-    if start >= 0 and (count or text[start:].strip(" \t\r\n]")):
-        data = ("[" + text[start:]).encode("utf-8", "surrogateescape")
-        yield Piece(data, line + text.count("\n", 0, start), index, column=column(start))
+    if start >= 0 and (count or read.text[start:].strip(" \t\r\n]")):
+        yield read.piece(start, None, index)

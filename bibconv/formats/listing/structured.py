@@ -89,6 +89,35 @@ def first_date(*values: str | None) -> Any:
 
 def highwire(pairs: list[tuple[str, str]], base: str | None) -> Entry | None:
     """The Highwire Press ``citation_*`` tags Google Scholar reads; ``None`` without a title."""
+    values, authors = _highwire_tags(pairs)
+    title = _one(values, "title")
+    if not title:
+        return None
+    entry = Entry(
+        title=fragment_text(title),
+        authors=tuple(authors),
+        abstract=fragment_text(_one(values, "abstract") or ""),
+    )
+    _highwire_fields(entry, values, base)
+    online = _highwire_dates(entry, values)
+    for keywords in values.get("keywords", []):
+        entry.keywords.extend(k.strip() for k in re.split(r"[;,]", keywords) if k.strip())
+    if _one(values, "arxiv_id"):
+        from bibconv.arxiv import parse_arxiv_id
+
+        found = parse_arxiv_id(_one(values, "arxiv_id") or "")
+        if found:
+            submitted = first_date(_one(values, "date"))
+            entry.arxiv = Arxiv(id=found[0], version=found[1], submitted=submitted, updated=online)
+            entry.issued = None
+            entry.extra.pop("html:online_date", None)
+    entry.record_type = _highwire_type(values)
+    return entry
+
+
+def _highwire_tags(pairs: list[tuple[str, str]]) -> tuple[dict[str, list[str]], list[Name]]:
+    """The ``citation_*`` values by name (``citation_`` left off), and the authors with their
+    institutions (a ``citation_author_institution`` belongs to the author before it)."""
     from bibconv.formats.ris.names import parse_ris_name
     from bibconv.names import parse_name
 
@@ -107,60 +136,61 @@ def highwire(pairs: list[tuple[str, str]], base: str | None) -> Entry | None:
         elif name == "author_institution" and authors:
             last = authors[-1]
             authors[-1] = Name(**{**name_parts(last), "affiliation": (*last.affiliation, value)})
+    return values, authors
 
-    def one(*names: str) -> str | None:
-        for name in names:
-            if values.get(name):
-                return values[name][0]
-        return None
 
-    title = one("title")
-    if not title:
-        return None
-    entry = Entry(
-        title=fragment_text(title), authors=tuple(authors), abstract=fragment_text(one("abstract") or "")
-    )
-    container = one("journal_title", "conference_title", "inbook_title", "book_title")
+def _one(values: dict[str, list[str]], *names: str) -> str | None:
+    """The first value of the first of ``names`` the page gives."""
+    for name in names:
+        if values.get(name):
+            return values[name][0]
+    return None
+
+
+def _highwire_fields(entry: Entry, values: dict[str, list[str]], base: str | None) -> None:
+    """The venue, numbers, pages, publisher, DOI and links."""
+    container = _one(values, "journal_title", "conference_title", "inbook_title", "book_title")
     set_field(entry, "container-title", container)
-    set_field(entry, "container-title-short", one("journal_abbrev"))
+    set_field(entry, "container-title-short", _one(values, "journal_abbrev"))
     for key, csl_key in (("volume", "volume"), ("issue", "issue"), ("publisher", "publisher"),
                          ("issn", "ISSN"), ("isbn", "ISBN"), ("language", "language"), ("pmid", "PMID"),
                          ("series_title", "collection-title"), ("edition", "edition")):  # fmt: skip
-        set_field(entry, csl_key, one(key))
-    set_field(entry, "page", pages(one("firstpage"), one("lastpage")))
-    set_field(entry, "publisher", one("technical_report_institution", "dissertation_institution"))
-    set_field(entry, "number", one("technical_report_number"))
-    entry.doi = doi_in(one("doi"))
-    entry.url = absolute(one("public_url", "abstract_html_url", "fulltext_html_url"), base)
-    pdf = absolute(one("pdf_url"), base)
+        set_field(entry, csl_key, _one(values, key))
+    set_field(entry, "page", pages(_one(values, "firstpage"), _one(values, "lastpage")))
+    set_field(entry, "publisher", _one(values, "technical_report_institution", "dissertation_institution"))
+    set_field(entry, "number", _one(values, "technical_report_number"))
+    entry.doi = doi_in(_one(values, "doi"))
+    entry.url = absolute(_one(values, "public_url", "abstract_html_url", "fulltext_html_url"), base)
+    pdf = absolute(_one(values, "pdf_url"), base)
     if pdf:
         entry.extra["html:pdf_url"] = pdf
-    entry.issued = first_date(one("publication_date"), one("date"), one("cover_date"), one("year"))
-    online = first_date(one("online_date"))
+
+
+def _highwire_dates(entry: Entry, values: dict[str, list[str]]) -> Any:
+    """The date of publication (the online date when there is none, else kept in ``extra``);
+    returns the online date."""
+    one = _one
+    entry.issued = first_date(
+        one(values, "publication_date"), one(values, "date"), one(values, "cover_date"), one(values, "year")
+    )
+    online = first_date(one(values, "online_date"))
     if entry.issued is None:
         entry.issued = online
     elif online and online != entry.issued:
         entry.extra["html:online_date"] = online.to_edtf()
-    for keywords in values.get("keywords", []):
-        entry.keywords.extend(k.strip() for k in re.split(r"[;,]", keywords) if k.strip())
-    if one("arxiv_id"):
-        from bibconv.arxiv import parse_arxiv_id
+    return online
 
-        found = parse_arxiv_id(one("arxiv_id") or "")
-        if found:
-            submitted = first_date(one("date"))
-            entry.arxiv = Arxiv(id=found[0], version=found[1], submitted=submitted, updated=online)
-            entry.issued = None
-            entry.extra.pop("html:online_date", None)
-    entry.record_type = (
-        "paper-conference" if one("conference_title")
-        else "article-journal" if one("journal_title")
-        else "chapter" if one("inbook_title", "book_title")
-        else "report" if one("technical_report_institution", "technical_report_number")
-        else "thesis" if one("dissertation_institution")
+
+def _highwire_type(values: dict[str, list[str]]) -> str:
+    """The CSL type the tags say: a conference, a journal, a book's chapter, a report, a thesis."""
+    return (
+        "paper-conference" if _one(values, "conference_title")
+        else "article-journal" if _one(values, "journal_title")
+        else "chapter" if _one(values, "inbook_title", "book_title")
+        else "report" if _one(values, "technical_report_institution", "technical_report_number")
+        else "thesis" if _one(values, "dissertation_institution")
         else "article"
     )  # fmt: skip
-    return entry
 
 
 def name_parts(name: Name) -> dict[str, Any]:
