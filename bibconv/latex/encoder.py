@@ -46,7 +46,7 @@ from bibconv.latex.allow import braces_balanced, disallowed, tex_allowed
 from bibconv.latex.charset import math_chars, needs_chars, text_chars
 from bibconv.latex.decoder import MAX_TEX_DEPTH
 from bibconv.latex.tables import TAGS
-from bibconv.latex.tex import math_only
+from bibconv.latex.tex import Groups, math_only
 from bibconv.memo import memo_with_warnings
 
 __all__ = ["encode", "general"]
@@ -119,63 +119,6 @@ _ENCODE_WORK_RE = re.compile(
 )
 
 
-class _Groups:
-    """Where each ``{`` and ``[`` of a text closes and how deep its group nests, found in one walk
-    (``\\x`` skipped): a ``{`` at its matching ``}``, a ``[`` at the first ``]`` at its own depth;
-    -1 when it does not close (or, for a ``[``, its enclosing group closes first)."""
-
-    __slots__ = ("close", "depth")
-
-    def __init__(self, text: str) -> None:
-        self.close: dict[int, int] = {}
-        self.depth: dict[int, int] = {}  # a '{' group's deepest nesting, itself 1
-        braces: list[int] = []
-        brackets: list[list[int]] = [[]]
-        deepest: list[int] = [0]
-        i, n = 0, len(text)
-        while i < n:
-            ch = text[i]
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == "{":
-                braces.append(i)
-                brackets.append([])
-                deepest.append(0)
-            elif ch == "}":
-                for b in brackets[-1]:
-                    self.close[b] = -1
-                brackets[-1] = []
-                if braces:
-                    start = braces.pop()
-                    self.close[start] = i
-                    self.depth[start] = depth = deepest.pop() + 1
-                    brackets.pop()
-                    deepest[-1] = max(deepest[-1], depth)
-            elif ch == "[":
-                brackets[-1].append(i)
-            elif ch == "]":
-                for b in brackets[-1]:
-                    self.close[b] = i
-                brackets[-1] = []
-            i += 1
-
-    def arguments_end(self, text: str, start: int) -> tuple[int | None, int]:
-        """:func:`~bibconv.latex.tex.arguments_end` from what the walk found, and how deep the
-        arguments' groups nest."""
-        pos, end, depth = start, None, 0
-        while True:
-            while pos < len(text) and text[pos] in " \t\n":
-                pos += 1
-            if pos >= len(text) or text[pos] not in "[{":
-                return end, depth
-            close = self.close.get(pos, -1)
-            if close < 0:
-                return None, depth
-            depth = max(depth, self.depth.get(pos, 0))
-            end = pos = close + 1
-
-
 def encode(
     text: str,
     *,
@@ -210,13 +153,13 @@ def general(text: str, ascii: bool, warn: Warn, markup: bool, allowed: frozenset
     walk = _Walk(ascii, warn, markup, allowed)
     out: list[str] = []
     pos = 0
-    groups: _Groups | None = None  # found when the first macro is
+    groups: Groups | None = None  # found when the first macro is
     for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup
         if kind == "macro":
             if m.start() < pos or _decoded_macro(m["macro"]):
                 continue  # inside a token, or a macro decoding reads: before its arguments are walked
-            groups = groups or _Groups(text)
+            groups = groups or Groups(text)
             end, depth = groups.arguments_end(text, m.end())
             if end is None or depth > MAX_TEX_DEPTH or (markup and "<" in text[m.start() : end]):
                 continue  # not balanced, deeper than readers take TeX (written as text), holding markup

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable
 
 __all__ = [
+    "Groups",
     "arguments_end",
     "balanced",
     "balanced_for_both",
@@ -186,3 +187,61 @@ def math_only(text: str, specials: tuple[str, ...], span_ok: Callable[[str, str]
         if not span or not span_ok(span, parts[i + 1]):
             return False
     return True
+
+
+class Groups:
+    """Where each ``{`` and ``[`` of a text closes and how deep its group nests, found in one walk
+    by TeX's rules (``\\x`` skipped): a ``{`` at its matching ``}``, a ``[`` at the first ``]`` at its
+    own depth; -1 when it does not close (or, for a ``[``, its enclosing group closes first). So the
+    arguments of every macro of a text are found in time linear in the text, nested or not."""
+
+    __slots__ = ("close", "depth")
+
+    def __init__(self, text: str) -> None:
+        self.close: dict[int, int] = {}
+        self.depth: dict[int, int] = {}  # a '{' group's deepest nesting, itself 1
+        braces: list[int] = []
+        brackets: list[list[int]] = [[]]
+        deepest: list[int] = [0]
+        i, n = 0, len(text)
+        while i < n:
+            ch = text[i]
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == "{":
+                braces.append(i)
+                brackets.append([])
+                deepest.append(0)
+            elif ch == "}":
+                for b in brackets[-1]:
+                    self.close[b] = -1
+                brackets[-1] = []
+                if braces:
+                    start = braces.pop()
+                    self.close[start] = i
+                    self.depth[start] = depth = deepest.pop() + 1
+                    brackets.pop()
+                    deepest[-1] = max(deepest[-1], depth)
+            elif ch == "[":
+                brackets[-1].append(i)
+            elif ch == "]":
+                for b in brackets[-1]:
+                    self.close[b] = i
+                brackets[-1] = []
+            i += 1
+
+    def arguments_end(self, text: str, start: int) -> tuple[int | None, int]:
+        """:func:`arguments_end` from what the walk found, and how deep the
+        arguments' groups nest."""
+        pos, end, depth = start, None, 0
+        while True:
+            while pos < len(text) and text[pos] in " \t\n":
+                pos += 1
+            if pos >= len(text) or text[pos] not in "[{":
+                return end, depth
+            close = self.close.get(pos, -1)
+            if close < 0:
+                return None, depth
+            depth = max(depth, self.depth.get(pos, 0))
+            end = pos = close + 1

@@ -257,3 +257,15 @@ def test_the_encoder_shortcuts_equal_the_token_walk_on_the_real_values() -> None
     assert min(answered.get(kind, 0) for kind in ("unchanged", "substitution", "math only", "walk")) > 100, (
         answered
     )
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="\\{}[] \nax", max_size=30))
+def test_groups_find_the_arguments_arguments_end_finds(text: str) -> None:
+    from bibconv.latex.tex import Groups, arguments_end
+
+    groups = Groups(text)
+    for start in range(len(text) + 1):
+        if start and text[start - 1] == "\\":
+            continue  # an argument never starts at an escaped brace
+        assert groups.arguments_end(text, start)[0] == arguments_end(text, start), start
