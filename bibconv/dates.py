@@ -158,6 +158,8 @@ def parse_date(text: str, lang: str | None = None, *, day_first: bool | None = N
 
 def _parse(text: str, lang: str | None, day_first: bool | None, words: bool) -> Date | None:
     """:func:`parse_date`; with ``words=False`` only the numeric forms are tried."""
+    if _FOUR_DIGITS.search(text) is None:  # every form of a date holds its year in four digits
+        return None
     cleaned = unicodedata.normalize("NFC", text).replace("\u00a0", " ").replace("\u202f", " ").strip()
     if not cleaned or len(cleaned) > 80:
         return None

@@ -30,7 +30,7 @@ from bibconv.formats.listing.common import (
     parse_byline,
 )
 from bibconv.formats.listing.dom import absolute, line_links, lines_of, remembered, rich_of, text_of
-from bibconv.formats.listing.memo import one_item
+from bibconv.formats.listing.memo import item_memory, one_item
 from bibconv.model import Arxiv, Date
 
 __all__ = ["TITLE_CUT_NOTE", "Hints", "block_entry", "classes", "title_node"]
@@ -173,7 +173,7 @@ def _as_citation(block: Any, title: Any | None, how: str, hints: Hints) -> Entry
 
 def block_entry(block: Any, hints: Hints, columns: dict[int, str] | None = None) -> Entry | None:
     """Read one block of a listing; ``None`` when it has no title."""
-    with one_item():
+    with one_item(remembered(block, item_memory)):
         return _block_entry(block, hints, columns)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from bibconv.dates import search_date
 from bibconv.formats.listing.common import Entry, author_list, clean_space, looks_like_names
+from bibconv.formats.listing.memo import per_item
 from bibconv.model import Arxiv, Date, Name
 
 __all__ = ["Citation", "parse_citation"]
@@ -60,7 +61,7 @@ _ET_AL_END = re.compile(r"[\s,]*\b(?:et\.?\s+al\.?|and\s+others)\s*$|,?\s*\(?\be
 _THESIS = re.compile(r"\b(?:thesis|dissertation|tesi|thèse|doktorarbeit|dissertação)\b", re.IGNORECASE)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Citation:
     """The parts of one citation: what :func:`parse_citation` read, before it becomes an entry."""
 
@@ -83,6 +84,7 @@ def _sentence_ends(text: str, start: int = 0) -> list[int]:
     return ends
 
 
+@per_item
 def _authors_end(text: str) -> int | None:
     """Where the leading name list ends (just after its closing period), if the text starts with one."""
     for end in _sentence_ends(text)[:12]:
@@ -135,6 +137,7 @@ def _strip_title(title: str) -> str:
     return title.strip(' "“”')
 
 
+@per_item
 def parse_citation(
     text: str, title_hint: str | None = None, venue_hint: str | None = None
 ) -> Citation | None:

@@ -271,11 +271,16 @@ class _Memory:
         self.spans: dict[int, tuple[int, int]] | None = None
         self.texts: dict[int, tuple[Any, str]] = {}
         self.facts: dict[tuple[Callable[[Any], Any], int], tuple[Any, Any]] = {}
+        self.trees: list[Any] = []  # the trees added, kept while their elements are
 
-    def span(self, node: Any) -> tuple[int, int] | None:
-        """Where the node's events are in :attr:`events`; ``None`` for a node not on the page."""
+    def span(self, node: Any, tree: Any | None = None) -> tuple[int, int] | None:
+        """Where the node's events are in :attr:`events`; ``None`` for a node not on the page.
+        With ``tree`` (made from the page's), its elements are walked with the page's."""
         if self.spans is None:
             self.spans = self._index(self.root) if self.root is not None else {}
+        if tree is not None and tree.root is not None:
+            self.trees.append(tree)
+            self.spans.update(self._index(tree.root))
         return self.spans.get(node.mem_id)
 
     def _index(self, root: Any) -> dict[int, tuple[int, int]]:
@@ -308,6 +313,19 @@ def remembered_texts(root: Any | None = None) -> Iterator[None]:
         yield
     finally:
         _MEMORY.reset(token)
+
+
+def remember_tree(tree: Any) -> None:
+    """Within :func:`remembered_texts`, the elements of ``tree`` (made from the page's: rows
+    joined) are walked once too, and their texts computed once."""
+    if (memory := _MEMORY.get()) is not None and tree.root is not None:
+        memory.span(tree.root, tree)
+
+
+def remember_as(node: Any, compute: Callable[[Any], _T], value: _T) -> None:
+    """Within :func:`remembered_texts`, ``compute(node)`` is ``value`` (known another way)."""
+    if (memory := _MEMORY.get()) is not None:
+        memory.facts[(compute, node.mem_id)] = (node, value)
 
 
 def remembered(node: Any, compute: Callable[[Any], _T]) -> _T:

@@ -28,9 +28,18 @@ from bibconv.formats.listing import labels as _labels
 from bibconv.formats.listing.blocks import Hints, block_entry, classes, title_node
 from bibconv.formats.listing.citation import parse_citation
 from bibconv.formats.listing.common import Entry, clean_space, looks_like_names, parse_byline
-from bibconv.formats.listing.dom import absolute, line_links, parse, remembered, remembered_texts, text_of
+from bibconv.formats.listing.dom import (
+    absolute,
+    line_links,
+    parse,
+    remember_as,
+    remember_tree,
+    remembered,
+    remembered_texts,
+    text_of,
+)
 from bibconv.formats.listing.headings import Outline, apply_outline, outlines
-from bibconv.formats.listing.memo import one_item
+from bibconv.formats.listing.memo import item_memory, one_item
 from bibconv.model import Arxiv, Date
 
 __all__ = ["Hints", "block_entry", "listing_entries", "remove_chrome"]
@@ -116,7 +125,7 @@ def _paper_like(node: Any) -> bool:
 
 
 def _looks_like_paper(node: Any) -> bool:
-    with one_item():
+    with one_item(remembered(node, item_memory)):
         return _reads_as_paper(node)
 
 
@@ -172,7 +181,7 @@ def _row_kind(row: Any) -> str:
 
 
 def _kind_of_row(row: Any) -> str:
-    with one_item():
+    with one_item(remembered(row, item_memory)):
         return _classify_row(row)
 
 
@@ -190,18 +199,49 @@ def _joined_rows(rows: list[Any]) -> list[tuple[Any, Any]]:
     pairs = sum(1 for a, b in pairwise(kinds) if (a, b) == ("names", "title"))
     if pairs < 2 or pairs < 0.4 * len(rows):
         return [(r, r) for r in rows]
-    joined: list[tuple[Any, Any]] = []
+    joined: list[tuple[Any, Any, bool]] = []  # (row to read, row on the page, to be joined)
     index = 0
     while index < len(rows):
         if kinds[index] == "names" and index + 1 < len(rows) and kinds[index + 1] == "title":
-            cells = "".join(c.html or "" for r in rows[index : index + 2] for c in r.css("td, th"))
-            made = parse(f"<table><tr>{cells}</tr></table>").css_first("tr")
-            joined.append((made if made is not None else rows[index + 1], rows[index]))
+            joined.append((rows[index + 1], rows[index], True))
             index += 2
         else:
-            joined.append((rows[index], rows[index]))
+            joined.append((rows[index], rows[index], False))
             index += 1
-    return joined
+    return _with_joined_rows(joined)
+
+
+def _with_joined_rows(joined: list[tuple[Any, Any, bool]]) -> list[tuple[Any, Any]]:
+    """Each authors row's and title row's cells made one row, all in one table parsed once (and
+    walked once with the page); what was read of the two rows serves the row they make."""
+    pairs = [(shown, title) for title, shown, join in joined if join]
+    made = _made_rows([f"{_cells(names)}{_cells(title)}" for names, title in pairs])
+    for row, (names, title) in zip(made, pairs, strict=True):
+        if row is not None:
+            read = {**remembered(names, item_memory), **remembered(title, item_memory)}
+            remember_as(row, item_memory, read)
+    rows = iter(made)
+    return [((next(rows) or row) if join else row, shown) for row, shown, join in joined]
+
+
+def _made_rows(cells: list[str]) -> list[Any | None]:
+    """A row for each run of cells: one parse for all of them, else one each (``None`` where none)."""
+    if not cells:
+        return []
+    tree = parse("<table>" + "".join(f"<tr>{c}</tr>" for c in cells) + "</table>")
+    rows: list[Any | None] = list(tree.css("table > tbody > tr"))
+    if len(rows) != len(cells):  # markup the parse did not give back row for row
+        trees = [parse(f"<table><tr>{c}</tr></table>") for c in cells]
+        rows = [t.css_first("tr") for t in trees]
+        for each in trees:
+            remember_tree(each)
+    else:
+        remember_tree(tree)
+    return rows
+
+
+def _cells(row: Any) -> str:
+    return "".join(c.html or "" for c in row.css("td, th"))
 
 
 def _containers(candidates: dict[tuple[Any, ...], list[Any]]) -> dict[tuple[Any, ...], int]:

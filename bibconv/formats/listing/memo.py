@@ -2,7 +2,9 @@
 
 An item's lines are read several ways (its author line as a byline, then as names), so within
 :func:`one_item` each function marked :func:`per_item` computes its answer for given arguments
-once. The memory ends with the item: nothing is kept from one item to the next.
+once. The memory is the item's own: nothing is kept from one item to the next. An element asked
+about more than once (whether it looks like a paper, then its reading) may keep its item's memory
+for the page (:func:`item_memory`, remembered by element), so the answers serve each question.
 """
 
 from __future__ import annotations
@@ -13,17 +15,23 @@ from contextvars import ContextVar
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
-__all__ = ["one_item", "per_item"]
+__all__ = ["item_memory", "one_item", "per_item"]
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 _ITEM: ContextVar[dict[tuple[Any, ...], Any] | None] = ContextVar("bibconv_listing_item", default=None)
 
 
+def item_memory(_: Any = None) -> dict[tuple[Any, ...], Any]:
+    """A new item's memory (for :func:`one_item`; remembered by element, one per element)."""
+    return {}
+
+
 @contextmanager
-def one_item() -> Iterator[None]:
-    """Within the block, functions marked :func:`per_item` remember their answers."""
-    token = _ITEM.set({})
+def one_item(memory: dict[tuple[Any, ...], Any] | None = None) -> Iterator[None]:
+    """Within the block, functions marked :func:`per_item` remember their answers (in ``memory``,
+    the memory of an item read before, when given)."""
+    token = _ITEM.set(memory if memory is not None else {})
     try:
         yield
     finally:
