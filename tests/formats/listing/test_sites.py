@@ -614,3 +614,29 @@ def test_ieee_xplore_saved_table_of_contents_and_fetched_article_page() -> None:
     assert article.names["author"][0].affiliation == ("Microsoft Research",)
     assert article.origin is not None
     assert article.origin.where == "xplGlobal.document.metadata"
+
+
+def test_openreview_and_cvf_records_name_their_venue_from_the_page() -> None:
+    accepted, _ = read_page(OWN_PAGES / "own_openreview_iclr2023_group.html")
+    assert [(r.type, r.fields["container-title"]) for r in accepted] == [
+        ("paper-conference", "ICLR 2023 notable top 5%")
+    ] * 2
+    submitted, _ = read_page(OWN_PAGES / "own_openreview_iclr2018_group.html")
+    assert [(r.type, r.fields["status"]) for r in submitted] == [
+        ("article", "ICLR 2018 Conference Blind Submission")
+    ] * 2  # a blind submission has not appeared anywhere yet
+    day, _ = read_page(require_shared("corpus", "html-wild", "cvf_openaccess_cvpr2020_day.html"))
+    assert {r.fields["container-title"] for r in day} == {
+        "IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)"
+    }  # the paper the saved page cuts short too: its conference is the page's
+    page = (
+        "<html><head><title>WACV 2021 Open Access Repository</title></head><body><dl>"
+        '<dt class="ptitle"><a href="content/WACV2021/html/A_WACV_2021_paper.html">Seeing Things</a></dt>'
+        "<dd><form class='authsearch'><a href='#'>Ada Lovelace</a></form></dd></dl></body></html>"
+    )
+    (paper,) = bibconv.read(page.encode("utf-8"), "html")
+    assert (paper.type, paper.fields["container-title"], paper.dates["issued"].parts) == (
+        "paper-conference",
+        "WACV 2021",
+        ((2021,),),
+    )

@@ -5,7 +5,8 @@ elements after it: the authors (one search form each), then the links (``pdf``, 
 ``arXiv``) and the BibTeX the page shows (``div.bibref``). The BibTeX is read with
 bibconv's BibTeX reader: it gives the names as ``Family, Given``, the booktitle, month,
 year and pages. A paper the saved page cuts short (no BibTeX) keeps what the page shows:
-the title and the authors listed.
+the title and the authors listed, with the page's conference (the booktitle its other papers'
+BibTeX names, else the conference the page's title names: ``CVPR 2020``) and year.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ class CvfOpenAccess:
 
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:
         base = page.base or _BASE
-        found = _YEAR.search(text_of(page.tree.css_first("title")))
+        found = _YEAR.search(page.title)
         year = Date(parts=((int(found.group(1)),),)) if found else None
         items: list[Item] = []
         for dt in page.tree.css("dl dt.ptitle"):
@@ -103,4 +104,16 @@ class CvfOpenAccess:
             item = _paper(dt, dds, base, year, ctx)
             if item is not None:
                 items.append(item)
+        _page_venue(items, page.title)
         return items
+
+
+def _page_venue(items: list[Item], title: str) -> None:
+    """The page's conference for the papers that name none: the one its papers' BibTeX names (when
+    they all name one), else the one the page's title names (``CVPR 2020 Open Access Repository``)."""
+    named = {i.entry.fields["container-title"] for i in items if "container-title" in i.entry.fields}
+    heading = re.sub(r"\s*Open Access Repository\s*$", "", title).strip()
+    venue = next(iter(named)) if len(named) == 1 else (heading if heading != title.strip() else "")
+    for item in items:
+        if venue and "container-title" not in item.entry.fields:
+            item.entry.fields["container-title"] = venue

@@ -3,7 +3,8 @@
 Each submission is a ``div.note`` (``li.note`` in the 2018 design): the title link (``h4 a``
 to ``/forum?id=…``), the ``.note-authors`` links (``Anonymous`` for a blind submission: no
 names), the ``.note-meta-info`` line (``Published: 01 Feb 2023, Last Modified: …`` and the
-venue, ``ICLR 2023 poster``; in 2018 a ``span.date``) and the collapsed fields
+venue, ``ICLR 2023 poster``, the record's container; in 2018 a ``span.date`` and
+``ICLR 2018 Conference Blind Submission``, a submission's status, not a venue) and the collapsed fields
 (``Abstract:``, ``Keywords:``, ``TL;DR:``). Pages saved before the list was drawn hold it,
 when at all, in the ``__NEXT_DATA__`` JSON (``notes`` with ``content.title`` …), which is
 read instead.
@@ -29,6 +30,28 @@ _PUBLISHED = re.compile(r"(?:Published|Submitted|Posted)\s*:\s*([^,]+,?\s*\d{4})
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 _ANONYMOUS = re.compile(r"^anonymous(?:\s+authors?)?$", re.IGNORECASE)
 _NOTES = "div.note, li.note"
+_NOT_VENUE = re.compile(
+    r"^(?:Readers|Writers|Signatures)\s*:|^\d+\s+Repl(?:y|ies)$|Last Modified", re.IGNORECASE
+)
+_SUBMITTED = re.compile(r"\bsubmi(?:tted|ssion)\b", re.IGNORECASE)
+
+
+def _venue(entry: Entry, text: str) -> None:
+    """``ICLR 2023 poster`` is where the paper appeared; ``Submitted to ICLR 2023`` and ``… Blind
+    Submission`` say it is a submission (its status, not a venue)."""
+    if _SUBMITTED.search(text):
+        entry.fields["status"] = text
+    elif text:
+        entry.fields["container-title"] = text
+
+
+def _meta_venue(node: Any) -> str:
+    """The venue among a note's meta items (not its dates, readers or replies)."""
+    for item in node.css(".note-meta-info > span"):
+        text, dated = text_of(item), "date" in (item.attributes.get("class") or "").split()
+        if text and not dated and not _PUBLISHED.search(text) and not _NOT_VENUE.search(text):
+            return text
+    return ""
 
 
 def _fields(node: Any) -> dict[str, str]:
@@ -57,11 +80,10 @@ def _note(node: Any, base: str) -> Item | None:
     published = _PUBLISHED.search(meta)
     dated = node.css_first(".note-meta-info .date")
     entry.issued = parse_date(published.group(1) if published else text_of(dated))
-    venue = node.css_first(".note-meta-info .item")
-    if venue is not None and text_of(venue) and not _PUBLISHED.search(text_of(venue)):
-        entry.fields["container-title"] = text_of(venue)
-        if entry.issued is None and (year := _YEAR.search(text_of(venue))):
-            entry.issued = Date(parts=((int(year.group(1)),),))
+    venue = _meta_venue(node)
+    _venue(entry, venue)
+    if entry.issued is None and (year := _YEAR.search(venue)):
+        entry.issued = Date(parts=((int(year.group(1)),),))
     fields = _fields(node)
     entry.abstract = fields.get("abstract", "")
     entry.keywords = [k.strip() for k in fields.get("keywords", "").split(",") if k.strip()]
@@ -111,8 +133,8 @@ def _json_notes(page: Page) -> list[Item]:
         entry.authors = tuple(n for n in (person(x) for x in names if isinstance(x, str)) if n)
         abstract, venue = _value(content, "abstract"), _value(content, "venue")
         entry.abstract = abstract if isinstance(abstract, str) else ""
-        if isinstance(venue, str) and venue:
-            entry.fields["container-title"] = venue
+        if isinstance(venue, str):
+            _venue(entry, venue)
         if isinstance(note.get("id"), str):
             entry.url = f"{_BASE}forum?id={note['id']}"
         entry.issued = _stamp_date(note.get("pdate") or note.get("cdate"))
