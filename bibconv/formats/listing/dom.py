@@ -16,13 +16,20 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import Any, TypeVar, cast
+from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urljoin
 
 from bibconv.formats.listing.common import clean_space
+from bibconv.formats.listing.pagememory import (
+    BLOCK_TAGS,
+    page_memory,
+    remember_as,
+    remember_tree,
+    remembered,
+    remembered_texts,
+    walk,
+)
 from bibconv.registry import ReadContext
 from bibconv.textio import sniff_encoding
 
@@ -36,6 +43,8 @@ __all__ = [
     "line_links",
     "lines_of",
     "parse",
+    "remember_as",
+    "remember_tree",
     "remembered",
     "remembered_texts",
     "rich_of",
@@ -52,12 +61,6 @@ _NOISE = (
     "button, select, input, textarea, option, dialog, [hidden]"
 )
 _COINS = frozenset({"Z3988", "z3988"})
-_BLOCK_TAGS = (
-    "address article aside blockquote body dd details dialog div dl dt fieldset figcaption figure footer "
-    "form h1 h2 h3 h4 h5 h6 header hr html li main nav ol p pre section table tbody thead tfoot tr td th "
-    "ul br caption summary"
-)
-BLOCK_TAGS = frozenset(_BLOCK_TAGS.split())
 # Start tags that make an HTML5 parser scan its whole stack of open elements ("close a p
 # element in button scope"), and their end tags: the nesting :func:`parse` limits.
 _NESTING_TAG = re.compile(
@@ -189,34 +192,16 @@ def _in_heading_cell(node: Any) -> bool:
 
 def _events(node: Any) -> Iterator[tuple[str, Any]]:
     """``("open"|"close", element)`` and ``("text", str)`` in document order, without recursion."""
-    memory = _MEMORY.get()
+    memory = page_memory()
     if memory is not None and (span := memory.span(node)) is not None:
         return iter(memory.events[span[0] : span[1]])
-    return _walk(node)
+    return walk(node)
 
 
 def events(node: Any) -> Iterator[tuple[str, Any]]:
     """``("open"|"close", element)`` and ``("text", str)`` under ``node`` (itself included), in
     document order."""
     return _events(node)
-
-
-def _walk(node: Any) -> Iterator[tuple[str, Any]]:
-    stack: list[tuple[Any, bool]] = [(node, False)]
-    while stack:
-        current, closing = stack.pop()
-        if closing:
-            yield "close", current
-            continue
-        tag = current.tag
-        if tag == "-text":
-            yield "text", current.text(deep=False)
-            continue
-        if not tag or tag.startswith("-"):  # comments, and processing instructions (no tag)
-            continue
-        yield "open", current
-        stack.append((current, True))
-        stack.extend((child, False) for child in reversed(list(current.iter(include_text=True))))
 
 
 def line_links(node: Any) -> list[tuple[str, list[str]]]:
@@ -259,92 +244,11 @@ def lines_of(node: Any) -> list[str]:
     return [text for text, _ in line_links(node)]
 
 
-class _Memory:
-    """What :func:`remembered_texts` keeps: the events of the page (walked once, on first use),
-    each element's text and the facts computed about elements, by ``mem_id``. The elements are
-    kept with them, so that no id is reused meanwhile."""
-
-    def __init__(self, root: Any | None) -> None:
-        self.root = root
-        self.events: list[tuple[str, Any]] = []
-        self.pieces: list[str] = []  # per event: its text, a space at a block's edges, else ""
-        self.spans: dict[int, tuple[int, int]] | None = None
-        self.texts: dict[int, tuple[Any, str]] = {}
-        self.facts: dict[tuple[Callable[[Any], Any], int], tuple[Any, Any]] = {}
-        self.trees: list[Any] = []  # the trees added, kept while their elements are
-
-    def span(self, node: Any, tree: Any | None = None) -> tuple[int, int] | None:
-        """Where the node's events are in :attr:`events`; ``None`` for a node not on the page.
-        With ``tree`` (made from the page's), its elements are walked with the page's."""
-        if self.spans is None:
-            self.spans = self._index(self.root) if self.root is not None else {}
-        if tree is not None and tree.root is not None:
-            self.trees.append(tree)
-            self.spans.update(self._index(tree.root))
-        return self.spans.get(node.mem_id)
-
-    def _index(self, root: Any) -> dict[int, tuple[int, int]]:
-        spans: dict[int, tuple[int, int]] = {}
-        opened: dict[int, int] = {}
-        for kind, value in _walk(root):
-            if kind == "text":
-                self.pieces.append(value)
-            else:
-                self.pieces.append(" " if value.tag in BLOCK_TAGS else "")
-                if kind == "open":
-                    opened[value.mem_id] = len(self.events)
-                else:
-                    spans[value.mem_id] = (opened[value.mem_id], len(self.events) + 1)
-            self.events.append((kind, value))
-        return spans
-
-
-_MEMORY: ContextVar[_Memory | None] = ContextVar("bibconv_page_memory", default=None)
-_T = TypeVar("_T")
-
-
-@contextmanager
-def remembered_texts(root: Any | None = None) -> Iterator[None]:
-    """Within the block, :func:`text_of` computes each element's text once, and :func:`remembered`
-    each fact about an element; the elements under ``root`` are walked once for all (the tree must
-    not change meanwhile)."""
-    token = _MEMORY.set(_Memory(root))
-    try:
-        yield
-    finally:
-        _MEMORY.reset(token)
-
-
-def remember_tree(tree: Any) -> None:
-    """Within :func:`remembered_texts`, the elements of ``tree`` (made from the page's: rows
-    joined) are walked once too, and their texts computed once."""
-    if (memory := _MEMORY.get()) is not None and tree.root is not None:
-        memory.span(tree.root, tree)
-
-
-def remember_as(node: Any, compute: Callable[[Any], _T], value: _T) -> None:
-    """Within :func:`remembered_texts`, ``compute(node)`` is ``value`` (known another way)."""
-    if (memory := _MEMORY.get()) is not None:
-        memory.facts[(compute, node.mem_id)] = (node, value)
-
-
-def remembered(node: Any, compute: Callable[[Any], _T]) -> _T:
-    """``compute(node)``, computed once per element within :func:`remembered_texts`."""
-    memory = _MEMORY.get()
-    if memory is None:
-        return compute(node)
-    key = (compute, node.mem_id)
-    known = memory.facts.get(key)
-    if known is None:
-        known = memory.facts[key] = (node, compute(node))
-    return cast(_T, known[1])
-
-
 def text_of(node: Any | None) -> str:
     """The node's text on one line (block boundaries become spaces)."""
     if node is None:
         return ""
-    memory = _MEMORY.get()
+    memory = page_memory()
     if memory is None:
         return _text(node)
     known = memory.texts.get(node.mem_id)
