@@ -21,8 +21,6 @@ LONG_FUNCTIONS: dict[str, tuple[int | None, str]] = {
         122,
         "a streaming JSON tokenizer whose states share locals for speed (measured in benchmarks/)",
     ),
-    "latex/case.py:protect_case": (88, "one pass over the words carrying brace depth, math and sentences"),
-    "latex/fast.py:fast_decode": (61, "the accelerator's single pass; its tokens share a stack"),
 }
 
 

@@ -93,70 +93,91 @@ def protect_case(text: str, mode: str = "acronyms") -> str:
     """
     if mode == "none":
         return text
-    every = mode == "all"
-    words = text.split()
-    if " ".join(words) == text:  # words between single spaces (most titles): no spaces to walk over
-        pieces, glue = words, " "
-    else:
-        pieces, glue = _WORD_SPLIT_RE.split(text), ""
+    pieces, glue = _pieces(text)
     plain = not _GROUPING_RE.search(text)
+    every = mode == "all"
     out: list[str] = []
-    sentence_start = True
-    depth = 0
-    in_math = False
-    after_macro = False  # a group after an unknown macro is read as its argument: leave it alone
+    depth, in_math, after_macro, sentence_start = _START
     for piece in pieces:
         if not piece or piece.isspace():
             out.append(piece)
             continue
+        # Two accelerators of _word, which they equal (tests/latex/test_accelerators.py::
+        # test_the_case_shortcuts_equal_the_word_walk). A lowercase word without braces, math or macros:
+        # nothing to protect, no state to carry.
         if piece.islower() and (plain or not _GROUPING_RE.search(piece)):
-            # A lowercase word without braces, math or macros: nothing to protect, no state to carry.
             out.append(piece)
             after_macro = False
             sentence_start = piece.endswith(":")
             continue
+        # Letters (and hyphens) only, outside groups and math: braced when it holds a capital BibTeX
+        # would lowercase.
         word = piece.rstrip(_TRAIL_CHARS)
-        if depth == 0 and not in_math and not after_macro and word[:1].isalpha() and _letters_only(word):
-            # Letters (and hyphens) only: braced when it holds a capital BibTeX would lowercase.
+        if not (depth or in_math or after_macro) and word[:1].isalpha() and _letters_only(word):
             if _acronym(word) or (every and word[0].isupper() and not sentence_start):
                 piece = "{" + word + "}" + piece[len(word) :]
             out.append(piece)
             sentence_start = piece.endswith(":")
             continue
-        end_depth, lowest, dollars = walk(piece, depth)
-        change, dips = end_depth - depth, lowest < 0
-        follows_macro = after_macro
-        after_macro = _ends_in_unknown_macro(piece)
-        if depth > 0 or in_math or change != 0 or dips or dollars % 2 or follows_macro:
-            # inside a group or math that spans words, or opening/closing one: leave it as it is
-            out.append(piece)
-            depth = max(depth + change, 0)
-            in_math = in_math != (dollars % 2 == 1)
-            sentence_start = piece.endswith(":")
-            continue
-        lead = _LEAD_RE.match(piece)
-        trail = _TRAIL_RE.search(piece)
-        start = lead.end() if lead else 0
-        # A piece of punctuation only (``"``) is matched by both: it is all lead, no trail.
-        end = max(trail.start(), start) if trail else len(piece)
-        core = piece[start:end]
-        if core:
-            has_upper, first_only, _ = _scan_word(core)
-            if (
-                has_upper
-                and not ((sentence_start or not every) and first_only)
-                and not _ends_escaped(core)
-                and not (end == len(piece) and _CONTROL_END_RE.search(core))  # ``\OE 0``: the space ends \OE
-            ):
-                core = "{" + core + "}"
-                if core[1] == "\\" and _scan_word(core)[0]:
-                    core = "{" + core + "}"  # ``{\x …}`` is a special character, whose letters change
-            sentence_start = False
-        out.append(piece[:start] + core + piece[end:])
-        after_macro = after_macro and _ends_in_unknown_macro(out[-1])  # ``{A\foo{x}}`` ends its group
-        if piece.endswith(":"):
-            sentence_start = True
+        piece, state = _word(piece, (depth, in_math, after_macro, sentence_start), every)
+        depth, in_math, after_macro, sentence_start = state
+        out.append(piece)
     return glue.join(out)
+
+
+def _pieces(text: str) -> tuple[list[str], str]:
+    """The words of ``text`` and the glue that joins them again (the spaces are pieces of their own
+    unless each is a single space: most titles)."""
+    words = text.split()
+    if " ".join(words) == text:
+        return words, " "
+    return _WORD_SPLIT_RE.split(text), ""
+
+
+_State = tuple[int, bool, bool, bool]
+"""What :func:`protect_case` carries from word to word: brace depth, inside math, after an unknown
+macro (whose group is its argument: left alone), at a sentence start (the title's, after ``": "``)."""
+_START: _State = (0, False, False, True)
+
+
+def _word(piece: str, state: _State, every: bool) -> tuple[str, _State]:
+    """The reference: ``piece`` (a word with its punctuation) as the title holds it, braced when it
+    holds a capital a style would lowercase; and the state after it."""
+    depth, in_math, after_macro, sentence_start = state
+    end_depth, lowest, dollars = walk(piece, depth)
+    change, dips = end_depth - depth, lowest < 0
+    if depth > 0 or in_math or change != 0 or dips or dollars % 2 or after_macro:
+        # inside a group or math that spans words, or opening/closing one: leave it as it is
+        in_math = in_math != (dollars % 2 == 1)
+        return piece, (max(depth + change, 0), in_math, _ends_in_unknown_macro(piece), piece.endswith(":"))
+    lead = _LEAD_RE.match(piece)
+    trail = _TRAIL_RE.search(piece)
+    start = lead.end() if lead else 0
+    # A piece of punctuation only (``"``) is matched by both: it is all lead, no trail.
+    end = max(trail.start(), start) if trail else len(piece)
+    core = piece[start:end]
+    if core:
+        if _protects(core, end == len(piece), every and not sentence_start):
+            core = "{" + core + "}"
+            if core[1] == "\\" and _scan_word(core)[0]:
+                core = "{" + core + "}"  # ``{\x …}`` is a special character, whose letters change
+        sentence_start = False
+    out = piece[:start] + core + piece[end:]
+    # ``{A\foo{x}}`` ends its group
+    after_macro = _ends_in_unknown_macro(piece) and _ends_in_unknown_macro(out)
+    return out, (depth, in_math, after_macro, sentence_start or piece.endswith(":"))
+
+
+def _protects(core: str, whole: bool, capitals: bool) -> bool:
+    """Whether the word ``core`` must be braced (``whole``: nothing follows it in its piece;
+    ``capitals``: a capital first letter is protected too)."""
+    has_upper, first_only, _ = _scan_word(core)
+    return (
+        has_upper
+        and not (first_only and not capitals)
+        and not _ends_escaped(core)
+        and not (whole and _CONTROL_END_RE.search(core))  # ``\OE 0``: the space ends \OE
+    )
 
 
 def _acronym(word: str) -> bool:

@@ -151,8 +151,7 @@ def fast_decode(text: str) -> str | None:
     """Decode the common forms in one regex pass; ``None`` when the general parser is needed.
 
     Accelerator of :func:`bibconv.latex.decoder.general`, held to it by
-    ``tests/latex/test_accelerators.py`` (see the module docstring).
-    """
+    ``tests/latex/test_accelerators.py`` (see the module docstring)."""
     if "$" in text and _math_only(text):
         return text
     parts: list[str] = []
@@ -177,10 +176,9 @@ def fast_decode(text: str) -> str | None:
         elif kind == "open" or kind == "brace":
             stack.append(_Entry(len(parts), False, None))
             append("")
+        elif kind == "close" and not stack:  # a stray closing brace is kept as text
+            append("}")
         elif kind == "close":
-            if not stack:  # a stray closing brace is kept as text
-                append("}")
-                continue
             entry = stack.pop()
             if entry.arg:
                 tag = entry.tag or ""

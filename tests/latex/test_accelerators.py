@@ -1,8 +1,8 @@
 """Every accelerator of the TeX code gives what its reference gives, on generated strings and on the
 values of the real samples: the decoder's no-TeX test and regex pass (with its math-only shortcut)
 against pylatexenc's walker and bibconv's renderer; the encoder's no-work test and one-substitution
-path (with its math-only shortcut) against its token walk, warnings included; the brace walks against
-character loops."""
+path (with its math-only shortcut) against its token walk, warnings included; case protection's
+shortcuts against its word walk; the brace walks against character loops."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bibconv import latex
-from bibconv.latex import decoder, encoder, fast
+from bibconv.latex import case, decoder, encoder, fast
 from bibconv.latex.charset import needs_chars
 from bibconv.latex.tex import (
     arguments_end,
@@ -269,3 +269,41 @@ def test_groups_find_the_arguments_arguments_end_finds(text: str) -> None:
         if start and text[start - 1] == "\\":
             continue  # an argument never starts at an escaped brace
         assert groups.arguments_end(text, start)[0] == arguments_end(text, start), start
+
+
+# --- case protection: the lowercase-word and letters-only shortcuts ---
+
+_TITLE_PIECES = [
+    *("a", "of", "DNA", "iPhone", "Bayesian", "Pre-Training", "CPU-GPU", "e-mail", "x", "A", "Ü", "élan"),
+    *(" ", "  ", "\n", ":", ": ", ",", ".", '"', "(", ")", "'", "0", "-"),
+    *("{DNA}", "{", "}", "$x$", "$", "$\\omega$", "\\foo{x}", "\\foo", "\\emph{Big}", "\\'E", "{\\'E}cole"),
+    *("\\OE", "\\OE{}", "\\ss", "\\\\", "\\", "{\\relax Ch}", "\\textbf{X}", "[A]"),
+]
+_TITLES = st.lists(st.sampled_from(_TITLE_PIECES), max_size=10).map("".join)
+
+
+def _protected_by_the_walk(text: str, mode: str) -> str:
+    """What :func:`bibconv.latex.protect_case` must give: every word through the word walk."""
+    pieces, glue = case._pieces(text)
+    state, out = case._START, []
+    for piece in pieces:
+        if piece and not piece.isspace():
+            piece, state = case._word(piece, state, mode == "all")
+        out.append(piece)
+    return glue.join(out)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=_TITLES, mode=st.sampled_from(["acronyms", "all"]))
+def test_the_case_shortcuts_equal_the_word_walk(text: str, mode: str) -> None:
+    assert latex.protect_case(text, mode) == _protected_by_the_walk(text, mode), text
+
+
+@pytest.mark.shared
+def test_the_case_shortcuts_equal_the_word_walk_on_the_real_values() -> None:
+    """Every real value, encoded as the BibTeX writer encodes a title, is protected as the walk
+    protects it."""
+    titles = {latex.encode(latex.decode(value)) for value in filter(comparable, _values())}
+    for title in titles:
+        for mode in ("acronyms", "all"):
+            assert latex.protect_case(title, mode) == _protected_by_the_walk(title, mode), title
