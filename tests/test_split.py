@@ -1,5 +1,6 @@
-"""Where ``--jobs`` cuts BibTeX, RIS and Atom input, and when a BibTeX file must stay whole: the quick
-searches (from the end, in blocks) find what a search of the whole buffer finds."""
+"""Where ``--jobs`` cuts BibTeX and RIS input (Atom: tests/formats/atom/test_recovery.py), and when a
+BibTeX file must stay whole: the quick searches (from the end, in blocks) find what a search of the
+whole buffer finds."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import re
 
 import pytest
 
-from bibconv.formats.atom import split as atom_split
 from bibconv.formats.bibtex import split as bibtex_split
 from bibconv.formats.ris import split as ris_split
 from bibconv.parallel import pieces as _pieces
@@ -31,11 +31,6 @@ def _bibtex_cut_everywhere(buffer: bytes) -> int:
     return 0
 
 
-def _atom_cut_everywhere(buffer: bytes) -> int:
-    starts = [m.start() for m in atom_split._ATOM_ENTRY.finditer(buffer, 1)]
-    return starts[-1] if starts else 0
-
-
 def _ris_cut_everywhere(buffer: bytes) -> int:
     ends = [m.end() for m in ris_split._RIS_END.finditer(buffer)]
     return ends[-1] if ends else 0
@@ -45,7 +40,6 @@ def _buffers() -> list[bytes]:
     rng = random.Random(7)
     parts = [b"@article{k,", b"@string{", b"@comment{", b"\n", b"\r\n", b"{", b"}", b"ER  - ", b"TY  - "]
     parts += [b"1.", b" ", b"x", b"crossref = ", b"XData\t=", b"CrossRef", b"\n  @misc{", b"ER"]
-    parts += [b"<entry>", b"<a:entry/", b"<entryx", b"<:entry ", b"entry", b"<", b"<a.b-c:entry>"]
     made = [b"".join(rng.choice(parts) for _ in range(rng.randint(0, 200))) for _ in range(1500)]
     return [p.read_bytes() for p in SAMPLES] + made
 
@@ -56,7 +50,6 @@ def test_cuts_are_the_last_possible_ones() -> None:
         for end in sorted({len(buffer), len(buffer) // 2, len(buffer) // 3}):
             assert bibtex_split._bibtex_cut(buffer[:end]) == _bibtex_cut_everywhere(buffer[:end])
             assert ris_split._ris_cut(buffer[:end]) == _ris_cut_everywhere(buffer[:end])
-            assert atom_split._atom_cut(buffer[:end]) == _atom_cut_everywhere(buffer[:end])
 
 
 @pytest.mark.parametrize("back", [1_000, 70_000, 150_000])

@@ -15,11 +15,13 @@ arXiv's error answer (one entry whose id is under ``/api/errors``; the announcem
 ``Feed error for query`` feed) becomes a :class:`~bibconv.errors.RemoteError` carrying arXiv's
 message; an empty feed gives no records and no error.
 
-Parsing is streaming and hardened: lxml ``iterparse`` clears each entry once it is mapped, so memory
+Parsing is streaming and hardened: lxml's pull parser clears each entry once it is mapped, so memory
 does not grow with the feed; entities are never expanded, no DTD is loaded, the parser has no
 network access, and a document whose DOCTYPE declares entities or names an external DTD
 (billion laughs, external entities reading local files, DTDs fetched from the network) is refused
-before its body is read: the head is parsed on its own up to the root's start tag, then the body.
+before its body is read: the head is parsed on its own up to the root's start tag, then the body,
+frame by frame (:mod:`~bibconv.formats.atom.frames`): an entry that is not well-formed is
+reported and costs that entry only (:class:`~bibconv.formats.atom.xml_stream.FeedEvents`).
 For Atom and RSS 1.0 the parser reports only entries and the root's end (events for every element
 cost more than mapping a short entry); RSS 2.0, whose channel's children count, is read level by
 level.
@@ -34,7 +36,7 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 from bibconv.arxiv import as_published
 from bibconv.errors import ParseError, RemoteError
 from bibconv.formats.atom.entry import RawEntry, arxiv_id_of, is_error_entry, to_record
-from bibconv.formats.atom.xml_stream import PARSER_OPTIONS, Tap, probe
+from bibconv.formats.atom.xml_stream import FeedEvents, Tap, probe
 from bibconv.model import Record
 from bibconv.registry import ReadContext, register
 
@@ -50,6 +52,8 @@ RDF = "{http://www.w3.org/1999/02/22-rdf-syntax-ns#}"
 
 _ROOTS = {f"{ATOM}feed": "atom", "rss": "rss2", f"{RDF}RDF": "rdf"}
 _ENTRIES = frozenset({f"{ATOM}entry", "item", f"{RSS1}item"})
+_NAMESPACES = {"atom": ATOM[1:-1], "rss2": None, "rdf": RSS1[1:-1]}
+"""The namespace of each layout's entries."""
 _FEED_ERROR = "feed error for query"
 _ABOUT = f"{RDF}about"
 _ATOM_NAME = f"{ATOM}name"
@@ -109,9 +113,9 @@ def _role(tag: Any) -> str:
     return _SIMPLE.get(local, "")
 
 
-def _collect(elem: Any, kind: str) -> RawEntry:
-    """Gather what one entry or item says."""
-    raw = RawEntry(kind=kind, line=elem.sourceline, about=elem.get(_ABOUT))
+def _collect(elem: Any, kind: str, line: int | None) -> RawEntry:
+    """Gather what one entry or item (at ``line``) says."""
+    raw = RawEntry(kind=kind, line=line, about=elem.get(_ABOUT))
     creators: list[str] = []
     roles = _ROLES
     for child in elem:
@@ -236,32 +240,37 @@ class AtomReader:
             kind = self._root(root, tap, ctx)
             if not kind:
                 return
-        try:
-            if kind in ("atom", "rdf"):
-                yield from self._read_entries(tap, root.tag, kind, ctx, etree)
-            else:
-                yield from self._read_levels(tap, kind, ctx, etree)
-        except etree.XMLSyntaxError as exc:
-            line, column = exc.position if exc.position else (exc.lineno, None)
-            ctx.fail(ParseError(f"not well-formed XML: {exc.msg}", ctx.span(line, column)))
+        entry = "entry" if kind == "atom" else "item"
+        events = FeedEvents.of(tap, etree, ctx, root, entry, _NAMESPACES[kind], kind != "rss2")
+        events.entries = _ENTRIES
+        if kind in ("atom", "rdf"):
+            yield from self._read_entries(events, root.tag, kind, ctx)
+        else:
+            yield from self._read_levels(events, tap, kind, ctx)
 
     def _read_entries(
-        self, tap: Tap, root_tag: str, kind: str, ctx: ReadContext, etree: Any
+        self, events: FeedEvents, root_tag: str, kind: str, ctx: ReadContext
     ) -> Iterator[Record]:
         """Atom and RSS 1.0: the parser reports only entries and the root's end.
 
         The feed's own elements that matter are the root's children (level 2); those that ended
         before an entry are read when it ends, in document order, as :meth:`_read_levels` reads them.
         """
-        events = etree.iterparse(tap, events=("end",), tag=(*_ENTRIES, root_tag), **PARSER_OPTIONS)
+        events.tags = (*_ENTRIES, root_tag)
         channel: dict[str, str] = {}
         root = None
         done = None  # the root's child read last: the first child left, everything after it is unread
-        for _event, elem in events:
+        for event, elem in events:
+            if event != "end":
+                if event == "error":
+                    ctx.fail(elem)
+                elif event == "reset":
+                    root = done = None
+                continue
             parent = elem.getparent()
             if parent is None:  # the root's end
                 done = _catch_up(elem, None, done, channel)
-                self._feed_error(channel, elem.sourceline, ctx)
+                self._feed_error(channel, events.line(elem.sourceline), ctx)
                 continue
             if elem.tag not in _ENTRIES:  # an element named like the root, inside it
                 continue
@@ -272,16 +281,15 @@ class AtomReader:
                 top, parent = parent, parent.getparent()
             if top is not elem or done is None or done.getnext() is not elem:
                 done = _catch_up(root, top, done, channel)
-            record = self._record(_collect(elem, kind), channel, ctx)
+            record = self._record(_collect(elem, kind, events.line(elem.sourceline)), channel, ctx)
             _discard(elem)
             if top is elem:
                 done = elem
             if record is not None:
                 yield record
 
-    def _read_levels(self, tap: Tap, kind: str, ctx: ReadContext, etree: Any) -> Iterator[Record]:
+    def _read_levels(self, events: FeedEvents, tap: Tap, kind: str, ctx: ReadContext) -> Iterator[Record]:
         """RSS 2.0 (its channel's children count too), or a document that breaks before its root."""
-        events = etree.iterparse(tap, events=("start", "end"), **PARSER_OPTIONS)
         depth = 0
         channel: dict[str, str] = {}
         for event, elem in events:
@@ -293,14 +301,20 @@ class AtomReader:
                     if not kind:
                         return
                 continue
+            if event == "error":
+                ctx.fail(elem)
+                continue
+            if event == "reset":
+                depth = 0
+                continue
             level, depth = depth, depth - 1
             if elem.tag in _ENTRIES:
-                record = self._record(_collect(elem, kind), channel, ctx)
+                record = self._record(_collect(elem, kind, events.line(elem.sourceline)), channel, ctx)
                 _discard(elem)
                 if record is not None:
                     yield record
             elif level == 1:
-                self._feed_error(channel, elem.sourceline, ctx)
+                self._feed_error(channel, events.line(elem.sourceline), ctx)
             elif level == 2 or (kind == "rss2" and level == 3):
                 _read_channel(elem, channel)
 
