@@ -241,7 +241,7 @@ class AtomReader:
             if not kind:
                 return
         entry = "entry" if kind == "atom" else "item"
-        events = FeedEvents.of(tap, etree, ctx, root, entry, _NAMESPACES[kind], kind != "rss2")
+        events = FeedEvents.of(tap, etree, ctx, root, entry, _NAMESPACES.get(kind), kind != "rss2")
         events.entries = _ENTRIES
         if kind in ("atom", "rdf"):
             yield from self._read_entries(events, root.tag, kind, ctx)
