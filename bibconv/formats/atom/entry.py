@@ -47,6 +47,7 @@ from functools import lru_cache
 from typing import Any
 
 from bibconv.arxiv import parse_arxiv_id
+from bibconv.formats.atom.links import extra_links
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
 
 __all__ = ["RawEntry", "arxiv_id_of", "is_error_entry", "split_creators", "to_record"]
@@ -67,7 +68,6 @@ _RDF_TITLE_RE = re.compile(
 )
 _OAI_RE = re.compile(r"^\s*oai:arXiv\.org:", re.IGNORECASE)
 _ARXIV_CLASS_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]+(?:-[A-Za-z]+)*)?$")
-_DOI_URL_RE = re.compile(r"^https?://(?:dx\.)?doi\.org/", re.IGNORECASE)
 _NO_NAME = Name()
 _SPACES_RE = re.compile("  +")
 _ABS_ID_RE = re.compile(r"https?://arxiv\.org/abs/(\d{4}\.\d{4,5})v([1-9]\d*)")
@@ -75,13 +75,6 @@ _TIMESTAMP_RE = re.compile(
     r"\s*([0-9]{4})-([0-9]{2})-([0-9]{2})"
     r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?\s*"
 )
-_OWN_LINK_PREFIXES = (
-    "http://arxiv.org/abs/",
-    "http://arxiv.org/pdf/",
-    "https://arxiv.org/abs/",
-    "https://arxiv.org/pdf/",
-)
-_ARXIV_LINK_RE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?P<kind>abs|pdf)/(?P<rest>.+?)/?$")
 
 
 @dataclass
@@ -271,28 +264,6 @@ def _date(text: str | None) -> Date | None:
     return Date(parts=((moment.year, moment.month, moment.day),))
 
 
-def _links(raw: RawEntry, arxiv: Arxiv, doi: str | None) -> list[dict[str, str]]:
-    """The links that cannot be derived from the id and the DOI."""
-    kept = []
-    own = (arxiv.id, arxiv.versioned_id)
-    found = ((arxiv.id, arxiv.version), (arxiv.id, None))
-    for link in raw.links:
-        href = link.get("href", "")
-        if href.startswith(_OWN_LINK_PREFIXES) and (href[21:] if href[4] == ":" else href[22:]) in own:
-            continue  # the entry's abs or pdf URL, as the API writes it (what the regex below finds too)
-        match = _ARXIV_LINK_RE.match(href)
-        if match:
-            rest = match["rest"].removesuffix(".pdf")
-            if rest in own or parse_arxiv_id(rest) in found:  # ``own``: what parse_arxiv_id reads as found
-                continue
-        if doi and _DOI_URL_RE.match(href) and _DOI_URL_RE.sub("", href).lower() == doi.lower():
-            continue
-        if link.get("rel") == "self":
-            continue
-        kept.append(dict(link))
-    return kept
-
-
 def to_record(
     raw: RawEntry,
     arxiv_id: tuple[str, int | None],
@@ -302,40 +273,10 @@ def to_record(
     """Map one entry (see the module docstring); ``origin`` is where it was read."""
     ident, version = arxiv_id
     extra: dict[str, Any] = {}
-    title = raw.title or ""
-    primary = (raw.primary or "").strip() or None
-    if raw.kind == "rdf":
-        match = _RDF_TITLE_RE.match(title)
-        if match:
-            title = match["title"]
-            primary = primary or (match["cls"] or "").strip() or None
-            if match["flag"]:
-                extra["atom:status"] = match["flag"]
-    summary = raw.summary or ""
-    announce_type = (raw.announce_type or "").strip() or None
-    announce = _ANNOUNCE_RE.match(summary)
-    if announce:
-        summary = announce["abstract"] or ""
-        announce_type = announce_type or announce["type"]
-    abstract = _html_paragraphs(summary) if raw.kind == "rdf" else _paragraphs(summary)
-
-    classes: list[str] = []
-    others: list[str] = []
-    for term in raw.categories:
-        term = term.strip() if term else ""
-        if term:
-            (classes if _is_class(term) else others).append(term)
-    primary = primary or (classes[0] if classes else None)
-    if primary and primary not in classes:
-        classes.insert(0, primary)
-
-    announcement = announce_type is not None or raw.kind != "atom"
-    if announcement:
-        updated = _date(raw.pub_date or raw.published or raw.updated)
-        submitted = _month_of_id(ident)
-    else:
-        submitted, updated = _date(raw.published), _date(raw.updated)
-
+    title, primary = _title(raw, extra)
+    abstract, announce_type = _abstract(raw)
+    primary, classes, others = _classes(raw.categories, primary)
+    submitted, updated = _dates(raw, ident, announcement=announce_type is not None or raw.kind != "atom")
     dois = (raw.doi or "").split()
     doi = dois[0] if dois and not dois[0].lower().startswith("10.48550/arxiv.") else None
     if len(dois) > 1:
@@ -352,22 +293,77 @@ def to_record(
     )
     if others:
         extra["atom:category"] = others
-    links = _links(raw, arxiv, doi)
+    links = extra_links(raw.links, arxiv, doi)
     if links:
         extra["atom:link"] = links
     if announce_type:
         extra["atom:announce_type"] = announce_type
     if raw.rights and raw.rights.strip():
         extra["atom:rights"] = raw.rights.strip()
+    fields = {"title": _rich(title), "abstract": abstract, "DOI": doi or ""}
+    names = _names(raw)
+    first, second = (updated, submitted) if options.get("arxiv_date") == "version" else (submitted, updated)
+    issued = first or second
+    return Record(
+        type="article",
+        fields={name: value for name, value in fields.items() if value},
+        names={"author": tuple(names)} if names else {},
+        dates={"issued": issued} if issued else {},
+        arxiv=arxiv,
+        extra=extra,
+        origin=origin,
+    )
 
-    fields: dict[str, str] = {}
-    title = _rich(title)
-    if title:
-        fields["title"] = title
-    if abstract:
-        fields["abstract"] = abstract
-    if doi:
-        fields["DOI"] = doi
+
+def _title(raw: RawEntry, extra: dict[str, Any]) -> tuple[str, str | None]:
+    """The title and the primary class; an RDF title's ``(arXiv:ID vN [class] FLAG)`` taken off."""
+    title = raw.title or ""
+    primary = (raw.primary or "").strip() or None
+    if raw.kind == "rdf":
+        match = _RDF_TITLE_RE.match(title)
+        if match:
+            title = match["title"]
+            primary = primary or (match["cls"] or "").strip() or None
+            if match["flag"]:
+                extra["atom:status"] = match["flag"]
+    return title, primary
+
+
+def _abstract(raw: RawEntry) -> tuple[str, str | None]:
+    """The abstract (an announcement's ``arXiv:ID Announce Type: …`` line taken off) and the
+    announcement type."""
+    summary = raw.summary or ""
+    announce_type = (raw.announce_type or "").strip() or None
+    announce = _ANNOUNCE_RE.match(summary)
+    if announce:
+        summary = announce["abstract"] or ""
+        announce_type = announce_type or announce["type"]
+    return (_html_paragraphs(summary) if raw.kind == "rdf" else _paragraphs(summary)), announce_type
+
+
+def _classes(terms: list[str], primary: str | None) -> tuple[str | None, list[str], list[str]]:
+    """The primary class, the arXiv classes (the primary first) and the other category terms."""
+    classes: list[str] = []
+    others: list[str] = []
+    for term in terms:
+        term = term.strip() if term else ""
+        if term:
+            (classes if _is_class(term) else others).append(term)
+    primary = primary or (classes[0] if classes else None)
+    if primary and primary not in classes:
+        classes.insert(0, primary)
+    return primary, classes, others
+
+
+def _dates(raw: RawEntry, ident: str, announcement: bool) -> tuple[Date | None, Date | None]:
+    """``(submitted, updated)``: an announcement's date and the identifier's month, or the API's dates."""
+    if announcement:
+        return _month_of_id(ident), _date(raw.pub_date or raw.published or raw.updated)
+    return _date(raw.published), _date(raw.updated)
+
+
+def _names(raw: RawEntry) -> list[Name]:
+    """The authors (with their affiliations), or else the RSS ``dc:creator`` list."""
     names: list[Name] = []
     for name_text, affiliations in raw.authors:
         name = _parse(name_text)
@@ -376,17 +372,7 @@ def to_record(
             names.append(replace(name, affiliation=kept) if kept or name.affiliation else name)
     if raw.creators and not raw.authors:
         names = split_creators(raw.creators)
-    first, second = (updated, submitted) if options.get("arxiv_date") == "version" else (submitted, updated)
-    issued = first or second
-    return Record(
-        type="article",
-        fields=fields,
-        names={"author": tuple(names)} if names else {},
-        dates={"issued": issued} if issued else {},
-        arxiv=arxiv,
-        extra=extra,
-        origin=origin,
-    )
+    return names
 
 
 @lru_cache(maxsize=16384)
