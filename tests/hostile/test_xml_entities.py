@@ -3,7 +3,8 @@ entities (a local file, a FIFO) and DTDs or entities fetched from the network.
 
 Each is refused at once with the DOCTYPE's line, in bounded memory; the child process opens
 no file but its input and output, connects nowhere (audit hooks for Python, a loopback server
-and a FIFO for what libxml2 would do from C), and --skip-invalid writes an empty result.
+and a FIFO for what libxml2 would do from C), and --skip-invalid writes an empty result. A bare
+DOCTYPE is harmless and read, and a long feed is read in flat memory.
 """
 
 from __future__ import annotations
@@ -11,13 +12,16 @@ from __future__ import annotations
 import errno
 import http.server
 import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.hostile._support import broken_input
+import bibconv
+from tests.hostile._support import ROOT, broken_input
 
 FEED = (
     '<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/abs/2101.00001v1</id>'
@@ -131,3 +135,41 @@ def test_external_parameter_entity_from_the_network(tmp_path: Path, server: tupl
     )
     refused(tmp_path, text, ENTITIES.format(names="remote"))
     assert hits == []
+
+
+def test_a_bare_doctype_is_harmless_and_allowed() -> None:
+    text = '<?xml version="1.0"?>\n<!DOCTYPE feed>\n' + FEED.format(title="A title")
+    (record,) = bibconv.read(text, "atom")
+    assert record.title == "A title"
+
+
+def test_memory_stays_flat_on_a_long_feed() -> None:
+    """30 MB of entries streamed from a generator: peak memory must not follow the feed's size."""
+    script = """
+import resource, sys
+from bibconv.formats.atom import AtomReader
+from bibconv.registry import ReadContext
+HEAD = b'<feed xmlns="http://www.w3.org/2005/Atom">'
+def entry(i):
+    return (f'<entry><id>http://arxiv.org/abs/2101.{i:05d}v1</id><title>Paper {i}</title>'
+            f'<published>2021-01-01T00:00:00Z</published><author><name>Ada Lovelace</name></author>'
+            f'<content>{"x" * 10000}</content></entry>').encode()
+class Source:
+    def __init__(self, n):
+        self.n, self.i, self.buf = n, 0, HEAD
+    def read(self, size=-1):
+        while len(self.buf) < size and self.i <= self.n:
+            self.buf += entry(self.i) if self.i < self.n else b"</feed>"
+            self.i += 1
+        out, self.buf = self.buf[:size], self.buf[size:]
+        return out
+list(AtomReader().read(Source(10), ReadContext()))
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+count = sum(1 for _ in AtomReader().read(Source(3000), ReadContext()))
+print(count, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    count, kib = map(int, out.stdout.split())
+    assert count == 3000
+    assert kib < 12 * 1024  # the feed is 30 MB; a kept tree would hold all of it
