@@ -175,11 +175,8 @@ class FeedEvents:
             elif self._skipping:
                 continue
             yield from self._push(segment.data)
-        while self._parser is not None:  # the end: a frame read again is ended again
-            parser = self._parser
+        while self._parser is not None:  # the end (a frame read again is ended again)
             yield from self._push(None)
-            if self._parser is parser:
-                break
 
     def _segments(self) -> Iterator[Segment]:
         read = self._tap.read
@@ -216,9 +213,11 @@ class FeedEvents:
         except self._etree.XMLSyntaxError as exc:
             yield from self._events()
             if self._parser is parser:  # not read again already (an element left open before)
-                yield from self._failed(exc)
+                yield from self._failed(exc, at_end=data is None)
             return
         yield from self._events()
+        if data is None and self._parser is parser:
+            self._parser = None
 
     def _events(self) -> Iterator[tuple[str, Any]]:
         parser = self._parser
@@ -237,14 +236,21 @@ class FeedEvents:
                 return
 
     def _not_closed(self, element: Any) -> Iterator[tuple[str, Any]]:
+        """The entry's parent is not where entries are: something before is not closed (or, with no
+        parent, the root is closed already); the entry is read again by a fresh parser."""
         frame = self._frame
-        yield "error", self._unclosed(_qname(element, local=True), element.sourceline)
+        if element is None:
+            message = "not well-formed XML: Extra content at the end of the document"
+            yield "error", ParseError(message, self._ctx.span(frame.line))
+        else:
+            yield "error", self._unclosed(_qname(element, local=True), element.sourceline)
         yield from self._again(frame)
 
-    def _again(self, frame: _Frame) -> Iterator[tuple[str, Any]]:
+    def _again(self, frame: _Frame, at_end: bool = False) -> Iterator[tuple[str, Any]]:
+        """Read ``frame`` again with a fresh parser (``at_end``: and end the input there)."""
         fed, frame.fed, frame.fresh = frame.fed, [], True
         yield from self._restart()
-        for data in fed:
+        for data in [*fed, None] if at_end else fed:
             if self._frame is not frame or self._skipping:
                 break
             yield from self._push(data)
@@ -262,7 +268,7 @@ class FeedEvents:
             return
         yield from self._again(self._frame)  # pragma: no cover - an open root always gives an error
 
-    def _failed(self, exc: Any) -> Iterator[tuple[str, Any]]:
+    def _failed(self, exc: Any, at_end: bool = False) -> Iterator[tuple[str, Any]]:
         frame = self._frame
         error = self._error(exc)
         if frame.fresh or frame.verified:  # this frame's own error: the rest of it is not read
@@ -272,10 +278,10 @@ class FeedEvents:
         line, column = exc.position if exc.position else (exc.lineno, 0)
         if (self.line(line) or 0, column or 0) <= (frame.line, frame.column):  # the frame before's
             yield "error", error
-            yield from self._again(frame)
+            yield from self._again(frame, at_end)
             return
         # At or after this frame's start, before its entry's: the error may be either's; read it again.
-        again = list(self._again(frame))
+        again = list(self._again(frame, at_end))
         if not any(kind == "error" and _same(found, error) for kind, found in again):
             yield "error", error
         yield from again
