@@ -45,6 +45,7 @@ from bibconv.formats.bibtex.faithful import dialect_of
 from bibconv.formats.bibtex.fields import build_record
 from bibconv.formats.bibtex.inherit import ALIASES, INHERIT_SKIP, inherit_renames
 from bibconv.formats.bibtex.macros import ExpansionError, Macros
+from bibconv.formats.bibtex.safety import NEWLINES_RE
 from bibconv.formats.bibtex.scan import ScannedEntry, ScannedString
 from bibconv.formats.bibtex.syntax import RAW_KEY_RE, blocks, chunks, resolve_value, source_value
 from bibconv.formats.bibtex.table import MONTH_MACROS, TEX_KEPT
@@ -148,7 +149,7 @@ class Entries:
         for name, raw in fields.items():
             expanded = self.commands.expand(raw)
             if expanded is not None and expanded != raw:
-                kept[name] = [raw, expanded]
+                kept[name] = [_one_line(raw), _one_line(expanded)]
                 fields[name] = expanded
         return kept
 
@@ -211,6 +212,11 @@ class Entries:
                         fields[target] = value
                         have.add(group)
         return fields
+
+
+def _one_line(tex: str) -> str:
+    """``tex`` on one line, as bibtex reads a field and the writers write it (line breaks are spaces)."""
+    return NEWLINES_RE.sub(" ", tex.strip())
 
 
 def _may_name_parents(stream: IO[bytes]) -> bool:

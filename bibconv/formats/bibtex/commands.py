@@ -7,6 +7,11 @@ the document or the file defines it. The reader expands both before decoding, so
 TeX prints (``1973``, ``Knv``), and keeps each such field as written in ``extra["bibtex:tex"]``, which
 the BibTeX writers write back while the record still reads the same from it.
 
+Citation commands (``\cite{knuth84}``, natbib's ``\citep[see][p.~3]{a,b}``, biblatex's
+``\parencite``…) in a note or an abstract print a reference the document numbers; plain text has none,
+so they read as the keys they cite, in brackets (``[knuth84]``, ``[see a, b, p.~3]``), and the field
+is kept as written the same way. ``\nocite`` prints nothing.
+
 Definitions read: ``\newcommand``, ``\renewcommand``, ``\providecommand`` (starred too) and ``\def``
 with ``#1``… parameters; a body is put in as it is, its own commands expanded in turn (up to
 :data:`MAX_DEPTH` levels, the result at most :data:`MAX_GROWTH` times longer than the value).
@@ -20,7 +25,16 @@ from functools import partial
 
 from bibconv.latex.tex import group_end
 
-__all__ = ["MAX_DEPTH", "MAX_GROWTH", "SORT_HINTS", "Commands", "definitions", "expand"]
+__all__ = [
+    "CITE_COMMANDS",
+    "MAX_DEPTH",
+    "MAX_GROWTH",
+    "SORT_HINTS",
+    "Commands",
+    "cited",
+    "definitions",
+    "expand",
+]
 
 SORT_HINTS: dict[str, tuple[int, str]] = dict.fromkeys(
     ("noopsort", "SortNoop", "sortnoop", "NOOPSORT", "nosort", "sortkey"), (1, "")
@@ -37,6 +51,20 @@ _NEWCOMMAND_RE = re.compile(
 _DEF_RE = re.compile(r"\\def\s*\\([A-Za-z@]+)((?:#\d)*)\s*\{")
 _PARAM_RE = re.compile(r"#(\d)")
 _COMMAND_RE = re.compile(r"\\([A-Za-z@]+)")
+_CITE_NAMES = (
+    *("cite", "citep", "citet", "citealp", "citealt", "citeauthor", "citeyear", "citeyearpar", "citenum"),
+    *("citeurl", "citetitle", "citedate", "parencite", "textcite", "autocite", "footcite", "footcitetext"),
+    *("smartcite", "supercite"),
+)
+CITE_COMMANDS: frozenset[str] = frozenset(
+    [*_CITE_NAMES, *(n[0].upper() + n[1:] for n in _CITE_NAMES), "nocite"]
+)
+"""natbib's and biblatex's citation commands (:func:`cited`), any capitalisation of their first letter."""
+# A citation: up to two optional arguments (prenote, postnote), then the keys.
+_CITE_RE = re.compile(
+    r"\\(?:" + "|".join(sorted(CITE_COMMANDS, key=len, reverse=True)) + r")(?![A-Za-z@])\*?"
+    r"(?:\s*\[([^\[\]{}]*)\])?(?:\s*\[([^\[\]{}]*)\])?\s*\{([^{}]*)\}"
+)
 
 
 def definitions(preamble: str) -> dict[str, tuple[int, str]]:
@@ -84,10 +112,37 @@ class Commands:
             self.pattern = _uses_re(self.defined)
 
     def expand(self, value: str) -> str | None:
-        """``value`` expanded (:func:`expand`), or ``None`` when it uses none of the commands."""
-        if "\\" not in value or self.pattern.search(value) is None:
+        """``value`` expanded (:func:`expand`, then :func:`cited`), or ``None`` when it uses none of the
+        commands."""
+        if "\\" not in value:
             return None
-        return expand(value, self.defined, self.pattern)
+        uses = self.pattern.search(value) is not None
+        expanded = expand(value, self.defined, self.pattern) if uses else value
+        if "cite" in expanded.lower():
+            expanded = cited(expanded)
+        return expanded if uses or expanded != value else None
+
+
+def _citation(found: re.Match[str]) -> str:
+    if found[0].startswith("\\nocite"):
+        return ""
+    first, second, keys = found[1], found[2], found[3]
+    pre, post = (first, second) if second is not None else (None, first)
+    parts = [", ".join(k.strip() for k in keys.split(",") if k.strip())]
+    if pre and pre.strip():
+        parts[0] = f"{pre.strip()} {parts[0]}"
+    if post and post.strip():
+        parts.append(post.strip())
+    return "[" + ", ".join(parts) + "]"
+
+
+def cited(value: str) -> str:
+    r"""``value`` with each citation command replaced by the keys it cites, in brackets.
+
+    >>> cited(r"See \cite{knuth84} and \citep[see][p.~3]{a, b}\nocite{c}.")
+    'See [knuth84] and [see a, b, p.~3].'
+    """
+    return _CITE_RE.sub(_citation, value)
 
 
 def _uses_re(commands: Mapping[str, tuple[int, str]]) -> re.Pattern[str]:

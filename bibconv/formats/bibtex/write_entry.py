@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bibconv import facts
 from bibconv.formats.bibtex import table as m
-from bibconv.formats.bibtex.commands import SORT_HINTS
+from bibconv.formats.bibtex.commands import CITE_COMMANDS, SORT_HINTS
 from bibconv.formats.bibtex.faithful import as_read
 from bibconv.formats.bibtex.inherit import ALIASES
 from bibconv.formats.bibtex.read_values import subtitle_text
@@ -26,7 +26,7 @@ __all__ = ["EntryBuilder", "entry_text"]
 _DISPLAY = {"archiveprefix": "archivePrefix", "primaryclass": "primaryClass"}
 _RANKS = {name: (i, name) for i, name in enumerate(m.FIELD_ORDER)}
 _NUMBERS = m.NUMBER_VARIABLES
-_HINTS = frozenset(SORT_HINTS)  # a file that uses a sorting hint has a document that defines it
+_HINTS = frozenset(SORT_HINTS) | CITE_COMMANDS  # the document defines them (LaTeX, natbib, biblatex)
 # The genres biblatex prints from a key of its own, in the document's language (its key is mathesis).
 _GENRE_KEYS = {genre: key for key, genre in m.TYPE_KEYS.items() if key != "mastersthesis"}
 _OWN_TEX = frozenset({"title", "plain", "pages"})  # kinds written as TeX of their own (kind_tex)
