@@ -110,3 +110,14 @@ def test_a_math_symbol_written_as_a_command_still_starts_its_word() -> None:
     from bibconv.latex import protect_case
 
     assert protect_case("$\\omega$Test: x") == "{$\\omega$Test}: x"
+
+
+def test_modifier_apostrophes_are_written_as_the_quotes_they_look_like() -> None:
+    """U+02BC (Ngũgĩ wa Thiongʼo) prints as a right quote, U+02BB (the ʻokina) as a left one; the half
+    rings of transliteration (U+02BE, U+02BF) have no T1 form: kept, with a warning."""
+    assert encode("Thiong\u02bco", ascii=False) == "Thiong{\\textquoteright}o"
+    assert encode("Hawai\u02bbi", ascii=True) == "Hawai{\\textquoteleft}i"
+    assert decode("Thiong{\\textquoteright}o") == "Thiong\u2019o"
+    warned: list[str] = []
+    assert encode("Shi\u02bfa", ascii=False, warn=warned.append) == "Shi\u02bfa"
+    assert warned

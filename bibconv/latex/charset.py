@@ -232,8 +232,17 @@ def tex_for(ch: str) -> str | None:
     return None if _NO_T1_FORM.match(ch) else _candidate(ch)
 
 
+# Modifier letters whose glyph is a quotation mark's (Unicode gives U+2019 as the typographic form of
+# U+02BC MODIFIER LETTER APOSTROPHE, U+2018 of U+02BB MODIFIER LETTER TURNED COMMA, the ʻokina); braced,
+# so that no ligature joins them to a quote after them. U+02BE and U+02BF, the half rings of Arabic and
+# Hebrew transliteration, have no such form in T1 (tipa's): they stay UTF-8, with a warning.
+_QUOTE_LIKE = {"\u02bc": "{\\textquoteright}", "\u02bb": "{\\textquoteleft}"}
+
+
 def _candidate(ch: str) -> str | None:
     """The TeX form of a character from bibconv's tables, its marks, or pylatexenc's table."""
+    if ch in _QUOTE_LIKE:
+        return _QUOTE_LIKE[ch]
     if ch in PUNCT_TO_TEX:
         return PUNCT_TO_TEX[ch]
     if ch in LETTER_TO_TEX:
