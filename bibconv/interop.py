@@ -75,6 +75,7 @@ def to_bibtexparser(
     *,
     dialect: str = "bibtex",
     diagnostics: list[Diagnostic] | None = None,
+    keep_inherited: bool = False,
     **options: Any,
 ) -> Library:
     """The records as a bibtexparser v2 :class:`~bibtexparser.Library`.
@@ -83,6 +84,11 @@ def to_bibtexparser(
     for TeX escapes, ``key_format="authyear"``) and what the writer cannot hold is reported in
     ``diagnostics``. Entries are written from their fields (the writer's ``normalize``), so that
     macros are expanded and names are in a form these libraries parse.
+
+    A ``crossref`` child holds its own fields and its ``crossref``, as the parsers make of a ``.bib``
+    file (bibtex and biber look the rest up in the parent). With ``keep_inherited=True`` it also holds
+    what it inherits (xampl.bib's ``inbook-crossref`` gets its parent's ``publisher``), for code that
+    reads one entry alone, such as pybtex's Python styles, which look nothing up in the parent.
 
     >>> import bibconv
     >>> library = bibconv.to_bibtexparser(bibconv.read("fixtures/text/read/numbered_en.txt"))
@@ -95,17 +101,25 @@ def to_bibtexparser(
     from bibconv.api import write
 
     # Objects in memory hold Unicode, as a biblatex file does: TeX escapes only when asked for.
-    text = write(records, dialect, diagnostics=diagnostics, **{"normalize": True, "ascii": False, **options})
+    settings = {"normalize": True, "ascii": False, **options, "keep_inherited": keep_inherited}
+    text = write(records, dialect, diagnostics=diagnostics, **settings)
     return parse_string(text or "")
 
 
 def to_pybtex(
-    records: Iterable[Record], *, diagnostics: list[Diagnostic] | None = None, **options: Any
+    records: Iterable[Record],
+    *,
+    diagnostics: list[Diagnostic] | None = None,
+    keep_inherited: bool = False,
+    **options: Any,
 ) -> BibliographyData:
     """The records as pybtex :class:`~pybtex.database.BibliographyData` (BibTeX field names, persons).
 
     Options go to the BibTeX writer (``ascii=True``, ``key_format=...``). Keys that differ only in
     letter case (pybtex compares keys without case) get a suffix, with a warning in ``diagnostics``.
+    A ``crossref`` child holds its own fields, as pybtex's parser reads it from a ``.bib`` file (its
+    BibTeX-style engine looks the rest up in the parent); ``keep_inherited=True`` gives it what it
+    inherits too, which pybtex's Python styles (``pybtex.style.formatting``) need, as they do not.
 
     >>> import bibconv
     >>> data = bibconv.to_pybtex(bibconv.read("fixtures/text/read/numbered_en.txt"))
@@ -113,7 +127,8 @@ def to_pybtex(
     >>> person.first_names, person.last_names
     (['Françoise'], ['Dubois'])
     """
-    return _pybtex_data(to_bibtexparser(records, diagnostics=diagnostics, **options), diagnostics)
+    library = to_bibtexparser(records, diagnostics=diagnostics, keep_inherited=keep_inherited, **options)
+    return _pybtex_data(library, diagnostics)
 
 
 def _pybtex_data(library: Library, diagnostics: list[Diagnostic] | None) -> BibliographyData:

@@ -257,3 +257,37 @@ def test_import_bibconv_does_not_import_pybtex_or_bibtexparser() -> None:
         "assert 'pybtex' in sys.modules and 'bibtexparser' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=FIXTURES.parent)
+
+
+_CROSSREF = """@book{whole-set, author = {Knuth, Donald E.}, title = {The Art of Computer Programming},
+  publisher = {Addison-Wesley}, year = 1968}
+@inbook{inbook-crossref, crossref = {whole-set}, title = {Fundamental Algorithms}, volume = 1,
+  chapter = {1.2}, year = 1973}
+"""
+
+
+def test_a_crossref_child_holds_its_own_fields_as_pybtex_parses_it() -> None:
+    """By default a child is what pybtex's parser makes of the ``.bib``: its own fields and ``crossref``."""
+    records = bibconv.read(_CROSSREF, "bibtex")
+    parsed = pybtex_parse(_CROSSREF, "bibtex").entries["inbook-crossref"]
+    child = bibconv.to_pybtex(records).entries["inbook-crossref"]
+    assert set(child.fields) == set(parsed.fields) == {"crossref", "title", "volume", "chapter", "year"}
+    assert not child.persons
+    library = bibconv.to_bibtexparser(records)
+    assert "publisher" not in library.entries_dict["inbook-crossref"].fields_dict
+
+
+def test_keep_inherited_gives_a_child_what_it_inherits() -> None:
+    """For pybtex's Python styles, which read an entry alone: the parent's author and publisher too."""
+    records = bibconv.read(_CROSSREF, "bibtex")
+    child = bibconv.to_pybtex(records, keep_inherited=True).entries["inbook-crossref"]
+    assert child.fields["publisher"] == "Addison-Wesley"
+    assert child.fields["crossref"] == "whole-set"
+    assert [str(p) for p in child.persons["author"]] == ["Knuth, Donald E."]
+    library = bibconv.to_bibtexparser(records, keep_inherited=True)
+    assert library.entries_dict["inbook-crossref"]["publisher"] == "Addison-Wesley"
+    from pybtex.style.formatting.plain import Style
+
+    data = bibconv.to_pybtex(records, keep_inherited=True)
+    entry = next(e for e in Style().format_entries(data.entries.values()) if e.key == "inbook-crossref")
+    assert "Addison-Wesley" in entry.text.render_as("text")
