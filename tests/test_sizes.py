@@ -16,10 +16,6 @@ LONG_MODULES: dict[str, tuple[int | None, str]] = {}
 # "module:function" → (lines it may have, why it is still longer); None as above
 LONG_FUNCTIONS: dict[str, tuple[int | None, str]] = {
     "cli/convert.py:convert": (65, "the command's options, one per line, as click declares them"),
-    "formats/csljson/__init__.py:_iter_json_values": (
-        122,
-        "a streaming JSON tokenizer whose states share locals for speed (measured in benchmarks/)",
-    ),
 }
 
 

@@ -77,6 +77,99 @@ def _skip_value(buffer: str, start: int) -> int | None:
     return None
 
 
+class _JsonText:
+    """The text of a JSON input read so far, in chunks, and where its next unread character stands.
+
+    ``buffer[pos]`` is the next unread character, at ``line`` and ``column`` of the input; ``eof``:
+    the input is read to its end."""
+
+    __slots__ = ("buffer", "column", "ctx", "eof", "line", "pos", "text")
+
+    def __init__(self, text: IO[str], ctx: ReadContext) -> None:
+        self.text, self.ctx = text, ctx
+        self.buffer = ""
+        self.pos = 0
+        self.line = self.column = 1
+        self.eof = False
+
+    def more(self) -> bool:
+        """Read the next chunk: 64 K characters, or as many as are pending, so that an item longer
+        than a chunk is read in doubling chunks (linear time) and the buffer stays near the longest
+        item; ``False`` at the end of the input."""
+        buffer, pos = self.buffer, self.pos
+        chunk = self.text.read(max(_CHUNK, len(buffer) - pos))
+        if not chunk:
+            self.eof = True
+            return False
+        tail = buffer[-5:]  # an escape may be cut between chunks
+        if "\\u" in chunk or "\\" in tail:
+            self.ctx.escapes += len(JSON_SURROGATE.findall(tail + chunk))
+        self.buffer = buffer[pos:] + chunk
+        self.pos = 0
+        return True
+
+    def advance(self, to: int) -> None:
+        """Move on to ``buffer[to]``, counting lines and columns."""
+        buffer, pos = self.buffer, self.pos
+        newlines = buffer.count("\n", pos, to)
+        if newlines:
+            self.line += newlines
+            self.column = to - buffer.rfind("\n", pos, to)
+        else:
+            self.column += to - pos
+        self.pos = to
+
+    def skip(self) -> None:
+        """Move on past white space, reading on as needed."""
+        while True:
+            self.advance(_JSON_SPACE.match(self.buffer, self.pos).end())  # type: ignore[union-attr]
+            if self.pos < len(self.buffer) or self.eof or not self.more():
+                return
+
+    def error(self, message: str, at: int | None = None) -> ParseError:
+        """A parse error at ``buffer[at]`` (by default the next unread character)."""
+        buffer, pos = self.buffer, self.pos
+        at = pos if at is None else at
+        newlines = buffer.count("\n", pos, at)
+        col = at - buffer.rfind("\n", pos, at) if newlines else self.column + at - pos
+        return ParseError(message, self.ctx.span(self.line + newlines, col))
+
+    def resync(self, problem: ParseError) -> bool:
+        """Fail the item at ``pos``; True when reading can go on after it."""
+        self.ctx.fail(problem)  # raises in strict mode
+        while (end := _skip_value(self.buffer, self.pos)) is None:
+            if self.eof or not self.more():
+                # A string left open swallows what follows: go on at the next "},{" instead.
+                found = _NEXT_ITEM.search(self.buffer, self.pos)
+                if found is None:
+                    return False
+                end = found.start() + 1
+                break
+        self.advance(end)
+        return True
+
+    def decode(self, in_array: bool) -> tuple[bool, Any, int | None]:
+        """The value at ``pos``: (whether reading goes on, the value, where it ends); a broken one is
+        failed (``None`` for its end) and, in an array, skipped."""
+        while True:
+            try:
+                value, end = DECODER.raw_decode(self.buffer, self.pos)
+                return True, value, end
+            except json.JSONDecodeError as exc:
+                if not self.eof and self.more():
+                    continue
+                message = exc.msg.removesuffix(" at").removesuffix(" starting")
+                problem = self.error(f"invalid JSON: {message}", exc.pos)
+            except RecursionError:
+                problem = self.error("invalid JSON: arrays or objects nested too deeply")
+            except NumberError as exc:
+                problem = self.error(f"invalid JSON: {exc}")
+            if not in_array:
+                self.ctx.fail(problem)
+                return False, None, None
+            return self.resync(problem), None, None
+
+
 def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, int, Any]]:
     """``(index, line, value)`` for each item of a top-level array, object, or JSON-lines stream.
 
@@ -86,119 +179,42 @@ def _iter_json_values(text: IO[str], ctx: ReadContext) -> Iterator[tuple[int, in
     lenient mode the reader goes on after it (at the next ``,`` at the array's level), so
     every other item still comes through.
     """
-    decoder = DECODER
-    buffer = ""
-    pos = 0  # the next unread character of buffer
-    line = 1  # line and column of buffer[pos]
-    column = 1
-    eof = False
-    in_array = None  # unknown until the first significant character
-    index = 0
-
-    def more() -> bool:
-        nonlocal buffer, pos, eof
-        # 64 K characters, or as many as are pending: an item longer than a chunk is read
-        # in doubling chunks (linear time), and the buffer stays near the longest item.
-        chunk = text.read(max(_CHUNK, len(buffer) - pos))
-        if not chunk:
-            eof = True
-            return False
-        tail = buffer[-5:]  # an escape may be cut between chunks
-        if "\\u" in chunk or "\\" in tail:
-            ctx.escapes += len(JSON_SURROGATE.findall(tail + chunk))
-        buffer = buffer[pos:] + chunk
-        pos = 0
-        return True
-
-    def advance(to: int) -> None:
-        nonlocal pos, line, column
-        newlines = buffer.count("\n", pos, to)
-        if newlines:
-            line += newlines
-            column = to - buffer.rfind("\n", pos, to)
-        else:
-            column += to - pos
-        pos = to
-
-    def skip() -> None:
-        while True:
-            advance(_JSON_SPACE.match(buffer, pos).end())  # type: ignore[union-attr]
-            if pos < len(buffer) or eof or not more():
-                return
-
-    def error(message: str, at: int | None = None) -> ParseError:
-        at = pos if at is None else at
-        newlines = buffer.count("\n", pos, at)
-        col = at - buffer.rfind("\n", pos, at) if newlines else column + at - pos
-        return ParseError(message, ctx.span(line + newlines, col))
-
-    def resync(problem: ParseError) -> bool:
-        """Fail the item at ``pos``; True when reading can go on after it."""
-        ctx.fail(problem)  # raises in strict mode
-        while (end := _skip_value(buffer, pos)) is None:
-            if eof or not more():
-                # A string left open swallows what follows: go on at the next "},{" instead.
-                found = _NEXT_ITEM.search(buffer, pos)
-                if found is None:
-                    return False
-                end = found.start() + 1
-                break
-        advance(end)
-        return True
-
-    skip()
-    if pos >= len(buffer):
+    read = _JsonText(text, ctx)
+    read.skip()
+    if read.pos >= len(read.buffer):
         return
-    if buffer[pos] == "[":
-        in_array = True
-        advance(pos + 1)
+    in_array = read.buffer[read.pos] == "["
+    if in_array:
+        read.advance(read.pos + 1)
+    index = 0
     while True:
-        skip()
-        if in_array and buffer.startswith("]", pos):
-            advance(pos + 1)
-            skip()
-            if pos < len(buffer):
-                ctx.fail(error("unexpected text after the end of the array"))
+        read.skip()
+        if in_array and read.buffer.startswith("]", read.pos):
+            read.advance(read.pos + 1)
+            read.skip()
+            if read.pos < len(read.buffer):
+                ctx.fail(read.error("unexpected text after the end of the array"))
             return
-        if pos >= len(buffer):
+        if read.pos >= len(read.buffer):
             if in_array:
-                ctx.fail(error("the array is not closed (missing ']'); the file may be truncated"))
+                ctx.fail(read.error("the array is not closed (missing ']'); the file may be truncated"))
             return
-        end: int | None = None
-        while True:
-            try:
-                value, end = decoder.raw_decode(buffer, pos)
-                break
-            except json.JSONDecodeError as exc:
-                if not eof and more():
-                    continue
-                problem = error(
-                    f"invalid JSON: {exc.msg.removesuffix(' at').removesuffix(' starting')}", exc.pos
-                )
-            except RecursionError:
-                problem = error("invalid JSON: arrays or objects nested too deeply")
-            except NumberError as exc:
-                problem = error(f"invalid JSON: {exc}")
-            if not in_array:
-                ctx.fail(problem)
-                return
-            if not resync(problem):
-                return
-            break
+        going, value, end = read.decode(in_array)
+        if not going:
+            return
         if end is not None:
-            yield index, line, value
-            advance(end)
+            yield index, read.line, value
+            read.advance(end)
         index += 1
-        skip()
+        read.skip()
         if in_array:
-            if buffer.startswith(",", pos):
-                advance(pos + 1)
-            elif not buffer.startswith("]", pos):
-                problem = error("expected ',' or ']' between items")
-                if not resync(problem):
+            if read.buffer.startswith(",", read.pos):
+                read.advance(read.pos + 1)
+            elif not read.buffer.startswith("]", read.pos):
+                if not read.resync(read.error("expected ',' or ']' between items")):
                     return
-                if buffer.startswith(",", pos):
-                    advance(pos + 1)
+                if read.buffer.startswith(",", read.pos):
+                    read.advance(read.pos + 1)
 
 
 @register
