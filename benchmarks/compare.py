@@ -1,6 +1,7 @@
 """Time bibconv's conversions of ``run.py`` for two checkouts of the code, interleaved, best of N.
 
     python benchmarks/compare.py --size 10k --repeat 3 BEFORE_DIR AFTER_DIR
+    python benchmarks/compare.py --only bibtex:bibtex,csljson:ris BEFORE_DIR AFTER_DIR
 
 Each directory holds a ``bibconv`` package (a checkout, or ``git archive REV | tar -x``); each run
 is ``python -m bibconv convert`` as ``run.py`` runs it, in one process (``--jobs 1``), with that
@@ -49,6 +50,7 @@ def main() -> None:
     parser.add_argument("--size", default="10k")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--data", type=Path, default=HERE / "data")
+    parser.add_argument("--only", default="", help="conversions to time, e.g. bibtex:bibtex,csljson:ris")
     args = parser.parse_args()
     size = parse_size(args.size)
     paths = {f: args.data / f"corpus-{size}{ext}" for f, ext in FORMATS.items()}
@@ -57,7 +59,10 @@ def main() -> None:
     print("| conversion | before CPU s | after CPU s | after/before | before wall s | after wall s | same |")
     print("|---|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
+        wanted = {tuple(pair.split(":")) for pair in args.only.split(",") if pair}
         for source, target in CONVERSIONS:
+            if wanted and (source, target) not in wanted:
+                continue
             best = {"before": [1e9, 1e9], "after": [1e9, 1e9]}
             for _ in range(args.repeat):
                 for label, code in (("before", args.before), ("after", args.after)):
