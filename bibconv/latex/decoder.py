@@ -24,11 +24,11 @@ from bibconv.latex.tables import (
     SYMBOLS,
     VERBATIM_MACROS,
 )
+from bibconv.latex.tex import nesting
 
 __all__ = ["MAX_TEX_DEPTH", "TexDepthError", "general", "is_known_macro"]
 
 _PERCENT_RE = re.compile(r"(?<!\\)((?:\\\\)*)%")
-_BRACE_RE = re.compile(r"\\.|[{}]", re.S)
 
 
 def is_known_macro(name: str) -> bool:
@@ -50,10 +50,11 @@ def general(text: str) -> str:
 
     if (len(text) - len(text.rstrip("\\"))) % 2:  # a backslash that ends the value escapes nothing
         return general(text[:-1]) + "\\"
-    if _depth(text) > MAX_TEX_DEPTH:
+    deepest, strays = nesting(text)
+    if deepest > MAX_TEX_DEPTH:
         raise TexDepthError(f"TeX groups nested more than {MAX_TEX_DEPTH} deep")
-    # BibTeX values have no comments: a bare ``50%`` is text.
-    text = _escape_stray_braces(_PERCENT_RE.sub(lambda m: m[1] + _PCT, text))
+    # BibTeX values have no comments: a bare ``50%`` is text (one character for one: the braces stay put).
+    text = _escape_stray_braces(_PERCENT_RE.sub(lambda m: m[1] + _PCT, text), strays)
     walker = LatexWalker(text, latex_context=_walker_db(), tolerant_parsing=True)
     try:
         nodes, _, _ = walker.get_latex_nodes()
@@ -64,40 +65,12 @@ def general(text: str) -> str:
         raise TexDepthError("TeX macros nested too deeply to read") from None
 
 
-def _depth(text: str) -> int:
-    """The deepest brace nesting in ``text`` (escaped braces do not count)."""
-    if "{" not in text:
-        return 0
-    depth = deepest = 0
-    for m in _BRACE_RE.finditer(text):
-        brace = m[0]
-        if brace == "{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif brace == "}" and depth:
-            depth -= 1
-    return deepest
-
-
-def _escape_stray_braces(text: str) -> str:
-    """Escape closing braces that close nothing, so the parser keeps them as text."""
-    if "}" not in text:
+def _escape_stray_braces(text: str, strays: list[int]) -> str:
+    """Escape the closing braces at ``strays``, which close nothing, so the parser keeps them as text."""
+    if not strays:
         return text
-    out: list[str] = []
-    depth = 0
-    pos = 0
-    for m in _BRACE_RE.finditer(text):
-        brace = m[0]
-        if brace == "{":
-            depth += 1
-        elif brace == "}":
-            if depth == 0:
-                out.append(text[pos : m.start()] + "\\}")
-                pos = m.end()
-                continue
-            depth -= 1
-    out.append(text[pos:])
-    return "".join(out)
+    pieces = [text[a:b] for a, b in zip([0, *strays], [*strays, len(text)], strict=True)]
+    return "\\".join(pieces)
 
 
 def _glyph(code: str | None) -> str | None:

@@ -30,6 +30,7 @@ __all__ = [
     "bibtex_group_end",
     "group_end",
     "math_only",
+    "nesting",
     "split_at_dollars",
     "splitter_group_end",
     "walk",
@@ -58,6 +59,29 @@ def walk(text: str, depth: int = 0) -> tuple[int, int, int]:
         elif found == "$" and depth == 0:
             dollars += 1
     return depth, lowest, dollars
+
+
+def nesting(text: str) -> tuple[int, list[int]]:
+    r"""How deep the groups of ``text`` nest at the most, by TeX's rules, and where the ``}`` that
+    close nothing are (each is passed over: the depth never goes below 0).
+
+    >>> nesting(r"a}{b{c\}}}}")
+    (2, [1, 10])
+    """
+    depth = deepest = 0
+    strays: list[int] = []
+    for m in _TEX_GROUP_RE.finditer(text):
+        found = m[0]
+        if found == "{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif found == "}":
+            if depth:
+                depth -= 1
+            else:
+                strays.append(m.start())
+    return deepest, strays
 
 
 def group_end(text: str, start: int, closer: str = "}") -> int | None:

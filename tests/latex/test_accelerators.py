@@ -6,6 +6,7 @@ shortcuts against its word walk; the brace walks against character loops."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from unittest import mock
 
 import pytest
@@ -21,6 +22,7 @@ from bibconv.latex.tex import (
     balanced_for_both,
     bibtex_group_end,
     group_end,
+    nesting,
     splitter_group_end,
     walk,
 )
@@ -100,14 +102,22 @@ def test_decode_equals_the_reference_on_the_real_values() -> None:
     assert fast_ones > 2000  # most real values never reach the walker
 
 
-def _walk_by_characters(text: str, depth: int) -> tuple[int, int, int]:
-    lowest, dollars, skip = depth, 0, False
-    for ch in text:
+def _unescaped(text: str) -> Iterator[tuple[int, str]]:
+    """The characters of ``text`` that no backslash takes, with their index, one at a time."""
+    skip = False
+    for i, ch in enumerate(text):
         if skip:
             skip = False
         elif ch == "\\":
             skip = True
-        elif ch == "{":
+        else:
+            yield i, ch
+
+
+def _walk_by_characters(text: str, depth: int) -> tuple[int, int, int]:
+    lowest, dollars = depth, 0
+    for _, ch in _unescaped(text):
+        if ch == "{":
             depth += 1
         elif ch == "}":
             depth -= 1
@@ -127,6 +137,22 @@ def test_the_brace_walk_equals_a_character_loop(text: str, depth: int) -> None:
     prefixes = (text[:i].count("{") - text[:i].count("}") for i in range(len(text) + 1))
     assert balanced(text, bibtex=True) == (every == 0 and min(prefixes) >= 0)
     assert balanced_for_both(text) == (balanced(text) and balanced(text, bibtex=True))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab {}\\", max_size=30))
+def test_the_nesting_equals_a_character_loop(text: str) -> None:
+    depth = deepest = 0
+    strays = []
+    for i, ch in _unescaped(text):
+        if ch == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch == "}" and depth:
+            depth -= 1
+        elif ch == "}":
+            strays.append(i)
+    assert nesting(text) == (deepest, strays)
 
 
 def _group_end_by_characters(text: str, start: int, rule: str) -> int | None:
