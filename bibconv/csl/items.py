@@ -38,7 +38,7 @@ _CSL_TAG = re.compile(
 # A dollar pair is math by pandoc's rule (no space inside either dollar, no digit after the closing
 # one); CSL-JSON writes it in a nocase span, so that no style changes the case of its TeX.
 _MATH = re.compile(r"\$\$[^$]+\$\$|(?<![\\$])\$(?=[^\s$])(?:[^$\\]|\\.)*?(?<=[^\s\\])\$(?!\d)")
-_NOCASE_MATH = re.compile(r'<span class="nocase">(\$\$[^$]+\$\$|\$[^$]+\$)</span>')
+_NOCASE_MATH = re.compile(rf'<span class="nocase">({_MATH.pattern})</span>')  # what rich_to_csl wraps
 _ENTITY = re.compile(r"&(?:amp|lt|gt|quot|#38|#60|#62);")
 _PLAIN_NAME_KEYS = frozenset({"family", "given"})
 # What record_from_csl does with an item's key (the later kinds win, as its first matching test would).

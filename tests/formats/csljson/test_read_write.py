@@ -245,3 +245,16 @@ def test_missing_keys_are_generated_and_unique() -> None:
     assert len(set(ids)) == 2
     assert all(i.startswith("knuth1968art") for i in ids)
     validate(items)
+
+
+@pytest.mark.parametrize(
+    "note",
+    ["$x^2$ and $$y$$", "${~\\$\\mathrm{a}$ after", "}\t~_{é${~\\$x{y}$", "cost \\$5 and $a\\$b$"],
+)
+def test_math_in_its_nocase_span_is_a_fixed_point(note: str) -> None:
+    """The nocase span the writer puts around math is taken off on reading, escaped dollars inside too."""
+    record = Record(id="a", type="article-journal", fields={"title": "T", "note": note})
+    once = bibconv.write([record], "csljson") or ""
+    back = bibconv.read(once, "csljson")
+    assert back[0].fields["note"] == note
+    assert bibconv.write(back, "csljson") == once
