@@ -64,14 +64,19 @@ _COLLECTIVE_RE = re.compile(
     r"\b(?:Collaboration|Consortium|Group|Team|Collaborators|Project|Initiative|Committee|Network|"
     r"Alliance|Society|Organi[sz]ation|Association|Working|Investigators|Authors)\b"
 )
-_ET_AL_RE = re.compile(r"(?:,?\s*(?:et\.?\s+al\.?|and\s+others|et\s+autres|u\.\s*a\.)\s*)$", re.IGNORECASE)
+# A run of spaces is taken only from its start, ``(?<!\s)\s++``: a search that tried it from
+# every space in it would take quadratic time on long runs.
+_ET_AL_RE = re.compile(
+    r"(?:(?:,|(?<!\s))\s*+(?:et\.?\s+al\.?|and\s+others|et\s+autres|u\.\s*a\.)\s*)$", re.IGNORECASE
+)
 # ``and`` joins names in lower or upper case; ``And`` is a name (Danish), as in ``Anders And``.
 _LIST_SPLIT_RE = re.compile(
-    r"\s*,\s*(?:(?:and|AND)\s+|&\s*)?|\s+(?:and|AND)\s+|\s*&\s*|(?<=.)\s*\b(?:and|AND)\s+"
+    r"(?:(?<!\s)\s++)?,\s*(?:(?:and|AND)\s+|&\s*)?|(?<!\s)\s++(?:and|AND)\s+|(?:(?<!\s)\s++)?&\s*"
+    r"|(?<=.)(?:(?<!\s)\s++)?\b(?:and|AND)\s+"
 )
-_AND_SPLIT_RE = re.compile(r"\s+(?:and|AND)\s+|\s*&\s*")
+_AND_SPLIT_RE = re.compile(r"(?<!\s)\s++(?:and|AND)\s+|(?:(?<!\s)\s++)?&\s*")
 _INITIAL_RE = re.compile(r"^(?:[^\W\d_]{1,2}\.-?)+$")
-_INITIALS_RE = re.compile(r"^(?:[A-Z\u00c0-\u024f][a-z]?\.?\s*-?\s*)+$")
+_INITIALS_RE = re.compile(r"^(?:[A-Z\u00c0-\u024f][a-z]?+\.?+\s*+-?+\s*+)++$")
 
 
 def _is_suffix(word: str) -> bool:

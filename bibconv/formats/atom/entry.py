@@ -49,6 +49,7 @@ from typing import Any
 from bibconv.arxiv import parse_arxiv_id
 from bibconv.formats.atom.links import extra_links
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
+from bibconv.spans import without_spans
 
 __all__ = ["RawEntry", "arxiv_id_of", "is_error_entry", "split_creators", "to_record"]
 
@@ -57,13 +58,12 @@ _INDENT_RE = re.compile(r"\n[ \t]")  # what a paragraph mark needs (a regex: one
 _ABOUT_TILDE_RE = re.compile(r"(?<![^\s(\[])~")
 _MATH_RE = re.compile(r"(\$\$.+?\$\$|\$[^$]+\$)", re.DOTALL)
 _HTML_P_RE = re.compile(r"</?p\b[^>]*>", re.IGNORECASE)
-_HTML_TAG_RE = re.compile(r"<[^>]*>")
 _ANNOUNCE_RE = re.compile(
     r"^\s*arXiv:(?P<id>\S+)\s+Announce Type:\s*(?P<type>[\w-]+)\s*(?:Abstract:\s?(?P<abstract>.*))?$",
     re.DOTALL,
 )
 _RDF_TITLE_RE = re.compile(
-    r"^(?P<title>.*?)\.?\s*\(arXiv:(?P<id>[^\s\[\]()]+)(?:\s*\[(?P<cls>[^\]]+)\])?(?:\s+(?P<flag>[A-Z]+))?\)\s*$",
+    r"^(?P<title>.*?)(?:\.|(?<!\s))\s*+\(arXiv:(?P<id>[^\s\[\]()]+)(?:\s*\[(?P<cls>[^\]]+)\])?(?:\s+(?P<flag>[A-Z]+))?\)\s*$",
     re.DOTALL,
 )
 _OAI_RE = re.compile(r"^\s*oai:arXiv\.org:", re.IGNORECASE)
@@ -139,7 +139,7 @@ def _paragraphs(text: str) -> str:
 
 def _html_paragraphs(text: str) -> str:
     """An RDF description: escaped HTML ``<p>`` paragraphs → abstract paragraphs."""
-    chunks = [html.unescape(_HTML_TAG_RE.sub("", c)) for c in _HTML_P_RE.split(text)]
+    chunks = [html.unescape(without_spans(c, "<", ">")) for c in _HTML_P_RE.split(text)]
     return "\n".join(p for p in (_paragraphs(c) for c in chunks if c.strip()) if p)
 
 
@@ -181,7 +181,7 @@ def split_creators(text: str) -> list[Name]:
     from bibconv.names import parse_name
 
     if "<" in text:
-        text = _HTML_TAG_RE.sub("", text)
+        text = without_spans(text, "<", ">")
     text = html.unescape(text)
     names: list[Name] = []
     for piece in _split_outside_parens(text):

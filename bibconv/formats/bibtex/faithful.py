@@ -39,7 +39,8 @@ _BIBLATEX_FIELDS = frozenset(["date", "journaltitle", "location", "eprinttype", 
 _FIELD_NAME_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
 _KIND_RE = re.compile(r"^[A-Za-z]\w*$")
 _MACRO_RE = re.compile(r"^[A-Za-z][\w.:+/'-]*$")
-_NEWLINES_RE = re.compile(r"\s*[\r\n]+\s*")
+# A run of spaces holding a line end, taken whole from its start (linear under search).
+_NEWLINES_RE = re.compile(r"(?<!\s)[^\S\r\n]*+[\r\n]\s*+")
 _SPECIAL_RE = re.compile(r"[&%#]")
 # A link's argument (kept), a control symbol (``\&``: kept), or a bare special.
 _BARE_RE = re.compile(r"\\(?:url|href|path|nolinkurl)\s*\{[^{}]*\}|\\.|[&%#]", re.S)

@@ -41,10 +41,10 @@ _YEAR_RE = re.compile(r"^\s*(-?\d{1,4})\s*$")
 _YEAR_RANGE_RE = re.compile(r"^\s*(\d{4})\s*(?:--?|–|/)\s*(\d{4})\s*$")
 _MONTH_WORD_RE = re.compile(r"[A-Za-z]+")
 _DAY_RE = re.compile(r"\b(\d{1,2})\b")
-_KEYWORD_SPLIT_RE = re.compile(r"\s*[,;]\s*")
+_KEYWORD_SPLIT_RE = re.compile(r"(?:(?<!\s)\s++)?[,;]\s*")  # spaces taken from their start only
 # bibconv's own ``csl-<variable>`` fields: lower-case name (as fields are read) → CSL variable.
 _CSL_VARS = {v.lower(): v for v in (*csl.TEXT_VARS, *csl.NUMBER_VARS, *csl.NAME_VARS, *csl.DATE_VARS)}
-_NEWLINES_RE = re.compile(r"\s*[\r\n]\s*")
+_NEWLINES_RE = re.compile(r"(?<!\s)[^\S\r\n]*+[\r\n]\s*+")  # spaces around a line end, from their start
 
 
 def _month(text: str) -> tuple[int | None, int | None]:

@@ -38,10 +38,12 @@ __all__ = [
 ]
 
 OTHERS = "others"
-_AND_RE = re.compile(r"\s+[Aa][Nn][Dd]\s+")
-_EXTENDED_RE = re.compile(r'^\s*"?\s*(?:family|given|prefix|suffix|useprefix)\s*=', re.IGNORECASE)
+# Separators take a run of spaces from its start only (or from after an escaped space, where
+# the scanner's ``\\.`` stopped): a search that tried every space of a run would be quadratic.
+_AND_RE = re.compile(r"(?<![^\\]\s)\s++[Aa][Nn][Dd]\s+")
+_EXTENDED_RE = re.compile(r'^\s*+"?\s*+(?:family|given|prefix|suffix|useprefix)\s*+=', re.IGNORECASE)
 _SPACE_RE = re.compile(r"\s+")
-_COMMA_RE = re.compile(r"\s*,\s*")
+_COMMA_RE = re.compile(r"(?:(?<![^\\]\s)\s++)?,\s*")
 # Space-form accents and letter macros (``Fran\c cois``, ``Sz\H ol\H o``, ``Stra\ss e``) are one word
 # to TeX; they are braced before splitting so that the space does not split the name.
 _SPACE_ACCENT_RE = re.compile(r"\\([cHvkurdbtGUhf])\s+([A-Za-z]|\\[ij](?![A-Za-z]))")

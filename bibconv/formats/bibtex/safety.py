@@ -13,7 +13,8 @@ from bibconv.model import Record
 
 __all__ = ["NEWLINES_RE", "blocks", "braces_ok", "defined_by_blocks", "protect", "safe"]
 
-NEWLINES_RE = re.compile(r"\s*[\r\n]+\s*")
+# A run of spaces holding a line end, taken whole from its start (linear under search).
+NEWLINES_RE = re.compile(r"(?<!\s)[^\S\r\n]*+[\r\n]\s*+")
 _PIECES_RE = re.compile(r"(\s+)")
 _DOLLAR_RE = re.compile(r"(?<!\\)\$")
 _GROUP_RE = re.compile(r"\{(?!\\)")

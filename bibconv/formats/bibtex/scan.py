@@ -25,7 +25,7 @@ __all__ = ["ScannedEntry", "ScannedField", "ScannedString", "scan"]
 _BLOCK_START = re.compile(r"@\w*[ \t]*(?=[{(])")
 _OTHER_BLOCKS = ("@comment", "@preamble", "@string")
 # A block start at the start of a line, which would end an entry still open (the splitter's rule).
-_LINE_START_BLOCK = re.compile(r"\n\s*@\w*[ \t]*[{(]")
+_LINE_START_BLOCK = re.compile(r"\n[^\S\n]*+@\w*+[ \t]*+[{(]")  # from the last line end before it
 # The key: no delimiter, quote, '=', '@' or backslash before the ',' (or the '}' of an empty entry).
 _KEY = re.compile(r"([^,{}\"=@\\]*)([,}])")
 _NAME = re.compile(r"\s*([^\s,{}\"=@\\#%()]+)\s*=")

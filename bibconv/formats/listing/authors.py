@@ -26,7 +26,7 @@ _LABELS = re.compile(
 )
 
 
-_PAREN = re.compile(r"^(?P<name>.*?)\s*\((?P<aff>[^()]*)\)\s*$")
+_PAREN = re.compile(r"^(?P<name>.*?)(?<!\s)\s*+\((?P<aff>[^()]*+)\)\s*$")  # spaces from their start
 
 
 _SEPARATORS = re.compile(r"[,;]")
@@ -56,7 +56,8 @@ def _without_affiliations(text: str) -> str:
     return ", ".join(m.group("name") if "(" in p and (m := _PAREN.match(p)) else p for p in _pieces(text))
 
 
-_CONJUNCTIONS = re.compile(r"\s+(?:et|und|y|e|en|och|og|és|i|и|ja|a)\s+(?=\S)")
+# Spaces are taken from the start of their run only (``(?<!\s)\s++``): linear under search.
+_CONJUNCTIONS = re.compile(r"(?<!\s)\s++(?:et|und|y|e|en|och|og|és|i|и|ja|a)\s+(?=\S)")
 
 
 def _split(text: str) -> list[Name]:
@@ -69,7 +70,7 @@ def _split(text: str) -> list[Name]:
 _INITIALS = re.compile(r"^(?:[A-Z]\.?-?){1,3}$")
 _ELLIPSIS = re.compile(r"(?:^|(?<=[\s,;]))(?:…|\.\.\.)(?=$|[\s,;])")
 _ET_AL = re.compile(
-    r"[\s,;]*\b(?:et\.?\s+al\.?|and\s+others|u\.\s*a\.|et\s+autres|y\s+otros)\s*$", re.IGNORECASE
+    r"(?<![\s,;])[\s,;]*+\b(?:et\.?\s+al\.?|and\s+others|u\.\s*a\.|et\s+autres|y\s+otros)\s*$", re.IGNORECASE
 )
 _TRAILING_DOT = re.compile(r"(?<![\s.][A-Z])\.$")
 

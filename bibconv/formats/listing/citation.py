@@ -48,16 +48,19 @@ _VOLUME_PAGES = re.compile(r"\b(\d{1,4})\s*:\s*(\d+(?:\s*[-–]+\s*\d+)?)\b")
 _VOLUME_WORD = re.compile(r"\b(?:vol\.?|volume)\s*(\d+)", re.IGNORECASE)
 _VENUE_STOP = re.compile(
     r",\s*(?=(?:vol\.?|volume|no\.|pp?\.|pages?|\d|(?:19|20)\d\d|[A-Z][a-z]+\s+(?:19|20)\d\d))"
-    r"|\s+\d{1,4}(?=\s*[(:,]|\s*$)",
+    r"|(?<!\s)\s++\d{1,4}(?=\s*+[(:,]|\s*+$)",
     re.IGNORECASE,
 )
 _VOLUME_COMMA_PAGES = re.compile(r"\b(\d{1,4}),\s*(?:pp?\.\s*)?(\d+\s*[-–—]+\s*\d+)")
 _CONFERENCE = re.compile(
     r"(?i:\b(?:conference|proceedings|proc\.|workshop|symposium|congress|meeting|colloquium|conf\.|"
-    r"assembly|summit|forum)\b)|\b[A-Z]{2,}[A-Za-z]*\s*'?(?:19|20)?\d\d\b|\([A-Z]{2,}[A-Za-z-]*\)"
+    r"assembly|summit|forum)\b)|\b[A-Z]{2}[A-Za-z]*+\s*+'?(?:19|20)?\d\d\b|\([A-Z]{2}[A-Za-z-]*+\)"
 )
 _JOURNAL = re.compile(r"(?i:\b(?:journal|transactions|letters|review|magazine|annals|bulletin)\b)|^J\.\s")
-_ET_AL_END = re.compile(r"[\s,]*\b(?:et\.?\s+al\.?|and\s+others)\s*$|,?\s*\(?\beds?\.?\)?$", re.IGNORECASE)
+# Runs of spaces are taken from their start only, ``(?<!\s)\s++``: linear under search.
+_ET_AL_END = re.compile(
+    r"(?<![\s,])[\s,]*+\b(?:et\.?\s+al\.?|and\s+others)\s*$|(?:,|(?<!\s))\s*+\(?\beds?\.?\)?$", re.IGNORECASE
+)
 _THESIS = re.compile(r"\b(?:thesis|dissertation|tesi|thèse|doktorarbeit|dissertação)\b", re.IGNORECASE)
 
 
@@ -94,7 +97,7 @@ def _authors_end(text: str) -> int | None:
         if _names(_PAREN_YEAR.sub("", head)) or _names_with_year(head) is not None:
             return end
     for match in re.finditer(
-        r"\s*(?:\((?:19|20)\d\d[a-z]?\)|:)\s*", text[:3000]
+        r"(?:(?<!\s)\s++)?(?:\((?:19|20)\d\d[a-z]?\)|:)\s*", text[:3000]
     ):  # "Authors (2019) Title", "Authors: Title"
         if _names(text[: match.start()]):
             return match.end()
@@ -109,7 +112,7 @@ def _names(text: str) -> bool:
 
 def _names_with_year(head: str) -> str | None:
     """``Authors (2019)`` → ``Authors``; ``None`` when ``head`` is not that."""
-    match = re.match(r"^(?P<names>.+?)\s*\(\s*(?:19|20)\d\d[a-z]?\s*\)$", head)
+    match = re.match(r"^(?P<names>.+?)(?:(?<!\s)|(?<=^\s))\s*+\(\s*+(?:19|20)\d\d[a-z]?\s*+\)$", head)
     return match.group("names") if match and looks_like_names(match.group("names")) else None
 
 
@@ -192,7 +195,7 @@ def _venue_fields(venue: str, entry: Entry) -> None:
     body = _IN.sub("", venue)
     stop = _VENUE_STOP.search(body)
     container = (body[: stop.start()] if stop else body).strip(" ,.;")
-    container = re.sub(r",?\s*(?:19|20)\d\d[a-z]?$", "", container).strip(" ,.;")
+    container = re.sub(r"(?:,|(?<!\s))\s*+(?:19|20)\d\d[a-z]?$", "", container).strip(" ,.;")
     if container and not container.isdigit() and len(container) <= 300:
         entry.fields["container-title"] = container
     if match := _VOLUME_ISSUE.search(body):
@@ -216,7 +219,7 @@ def _venue_fields(venue: str, entry: Entry) -> None:
 
 
 def _dash(pages: str) -> str:
-    return re.sub(r"\s*[-–—]+\s*", "-", pages.strip())
+    return re.sub(r"(?:(?<!\s)\s++)?[-–—]+\s*", "-", pages.strip())
 
 
 def citation_entry(

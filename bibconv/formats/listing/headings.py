@@ -42,11 +42,11 @@ _EDITED = re.compile(r"\bedited\b|\bherausgegeben|\bhrsg\b", re.IGNORECASE)
 _MOST_WORDS = 10
 _MOST_VENUE_WORDS = 18
 _LIST_WORDS = re.compile(
-    r"\s*[-–—:|]?\s*(?:list of\s+)?(?:accepted|selected|all)?\s*(?:papers|publications|articles|"
-    r"contributions|submissions|program(?:me)?)\s*$",
+    r"(?:(?<!\s)\s++)?(?:[-–—:|]\s*+)?(?:list of\s++)?(?:(?:accepted|selected|all)\s*+)?"
+    r"(?:papers|publications|articles|contributions|submissions|program(?:me)?)\s*$",
     re.IGNORECASE,
 )
-_VOLUME = re.compile(r",?\s+(?:vol\.?|volume)\s*(\d+)\b.*$", re.IGNORECASE)
+_VOLUME = re.compile(r"(?:,|(?<!\s))\s++(?:vol\.?|volume)\s*(\d+)\b.*$", re.IGNORECASE)
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _CONFERENCE_VENUE = re.compile(
     r"^(?:the\s+)?proceedings\s+of\b|\b\d+(?:st|nd|rd|th)\b.*\b(?:conference|symposium|workshop|congress|"
@@ -56,7 +56,8 @@ _CONFERENCE_VENUE = re.compile(
     re.IGNORECASE,
 )
 _JOURNAL_VENUE = re.compile(r"^(?:the\s+)?(?:journal|transactions|annals|bulletin)\s+(?:of|on)\b", re.I)
-_ACRONYM_YEAR = re.compile(r"^[A-Z][A-Za-z]*[A-Z][A-Za-z]*\s*(?:['’]\d\d|(?:19|20)\d\d)$")
+# Two capitals or more (the second seen ahead, so that the letters are read once), then a year.
+_ACRONYM_YEAR = re.compile(r"^[A-Z](?=[a-z]*+[A-Z])[A-Za-z]*+\s*+(?:['’]\d\d|(?:19|20)\d\d)$")
 
 
 @dataclass(frozen=True)

@@ -10,18 +10,18 @@ __all__ = ["ABSTRACT", "AUTHORS", "CHROME", "DATE", "SECTION", "column_role", "s
 
 _COLON = r"\s*[:：]\s*"
 AUTHORS = re.compile(
-    r"^\s*(?:authors?|author\(s\)|auteur(?:e)?s?|autor(?:e|es|en|in|innen)?|autori|autoři|autorzy|auteurs?|"
-    r"authored by|written by|著者|作者|저자|авторы?)" + _COLON + r"|^\s*(?:by|par|von|door|por|di)\s+(?=\S)",
+    r"^\s*+(?:authors?|author\(s\)|auteur(?:e)?s?|autor(?:e|es|en|in|innen)?|autori|autoři|autorzy|auteurs?|"
+    r"authored by|written by|著者|作者|저자|авторы?)" + _COLON + r"|^\s*+(?:by|par|von|door|por|di)\s+(?=\S)",
     re.IGNORECASE,
 )
 ABSTRACT = re.compile(
-    r"^\s*(?:abstract|summary|résumé|resume|zusammenfassung|kurzfassung|resumen|riassunto|sommario|resumo|"
+    r"^\s*+(?:abstract|summary|résumé|resume|zusammenfassung|kurzfassung|resumen|riassunto|sommario|resumo|"
     r"samenvatting|streszczenie|abstrakt|sammanfattning|tiivistelmä|概要|要旨|抄録|摘要|초록|요약|аннотация|"
     r"реферат)" + _COLON,
     re.IGNORECASE,
 )
 DATE = re.compile(
-    r"^\s*(?:date|dated|published|posted|submitted|announced|publication date|publi(?:é|ée|e)|paru|"
+    r"^\s*+(?:date|dated|published|posted|submitted|announced|publication date|publi(?:é|ée|e)|paru|"
     r"mis en ligne|datum|veröffentlicht|eingereicht|erschienen|fecha|publicado|enviado|data|pubblicato|"
     r"gepubliceerd|opublikowano|公開日|投稿日|発行日|掲載日|日付|发布日期|发表日期|日期|게시일|날짜|дата)"
     r"(?:\s+(?:on|le|am|el|il|em|op))?(?:" + _COLON + r"|\s+(?=\d|\w+\s+\d))",
@@ -44,7 +44,7 @@ _PUBLISHER_WORDS = (
 )
 _GENRE_WORDS = r"type|tipo|typ|kind|genre|degree|grado|grau|diplôme|abschluss"
 _ROLES = tuple(
-    (role, re.compile(rf"^\s*(?:{words})\s*[:：]?\s*$", re.IGNORECASE))
+    (role, re.compile(rf"^\s*+(?:{words})\s*+[:：]?\s*$", re.IGNORECASE))
     for role, words in (
         ("title", r"title|titre|titel|título|titolo|tytuł|název|タイトル|題名|标题|標題|题目|제목|название"),
         ("authors", _AUTHOR_WORDS + r"|names?|nome|nom|naam|nombre|student|candidate|candidat[oe]?"),
@@ -83,9 +83,9 @@ CHROME = re.compile(
 
 
 SECTION = re.compile(
-    r"^\W*(?:[\w/-]+\s+){0,3}(?:committees?|chairs?|webmaster|organi[sz]ers?|sponsors?|speakers?|keynotes?|"
+    r"^\W*+(?:[\w/-]++\s++){0,3}(?:committees?|chairs?|webmaster|organi[sz]ers?|sponsors?|speakers?|keynotes?|"
     r"important dates|call for (?:papers|participation)|registration|venue|travel|contacts?|members?|"
-    r"comité|comitato|komitee|ausschuss)\W*$",
+    r"comité|comitato|komitee|ausschuss)\W*+$",
     re.IGNORECASE,
 )
 """Headings of a conference or lab site's sections (``Program Committee Chairs``): never a paper."""

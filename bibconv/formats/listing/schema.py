@@ -115,7 +115,7 @@ def _ld_entry(item: Mapping[str, Any], base: str | None) -> Entry | None:
     set_field(entry, "language", _ld_text(item.get("inLanguage")))
     keywords = item.get("keywords") or []
     if isinstance(keywords, str):
-        keywords = re.split(r"\s*[,;]\s*", keywords)
+        keywords = re.split(r"(?:(?<!\s)\s++)?[,;]\s*", keywords)
     elif not isinstance(keywords, list):
         keywords = [keywords]
     entry.keywords.extend(_ld_text(k) for k in keywords if _ld_text(k))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from bibconv.spans import split_spans
+
 __all__ = ["clean_space", "plain_name", "rich_text", "tex_ligatures"]
 
 # Math spans; \(…\) holds no \( (nor \[…\] a \[), so that a span left open is scanned once.
@@ -49,7 +51,7 @@ def rich_text(text: str, *, tex: bool = False) -> str:
 
 
 _LIGATURE_RE = re.compile(r"---|--|``|''")
-_OUTSIDE_MATH_RE = re.compile(r"(\$[^$]*\$|<[^>]*>)")
+_MATH_AND_TAGS = (("$", "$"), ("<", ">"))
 
 
 def tex_ligatures(rich: str) -> str:
@@ -59,7 +61,7 @@ def tex_ligatures(rich: str) -> str:
         return rich
     from bibconv.latex.tables import LIGATURES
 
-    parts = _OUTSIDE_MATH_RE.split(rich)
+    parts = split_spans(rich, _MATH_AND_TAGS)
     for i in range(0, len(parts), 2):
         parts[i] = _LIGATURE_RE.sub(lambda m: LIGATURES[m[0]], parts[i])
     return "".join(parts)

@@ -29,7 +29,7 @@ __all__ = ["Atypon"]
 _HOSTS = ("dl.acm.org", "tandfonline.com", "pubs.asha.org", "ascelibrary.org", "journals.sagepub.com")
 _DOI_PATH = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(10\.\d{4,9}/[^?#\s]+)")
 _ISSUE = re.compile(
-    r"^(?P<venue>.+?)\s*[|:,]\s*Vol(?:ume)?\.?\s*(?P<volume>[\w.-]+)(?:,?\s*(?:No|Issue)\.?\s*(?P<issue>[\w.-]+))?"
+    r"^(?P<venue>.+?)(?:(?<!\s)|(?<=^\s))\s*+[|:,]\s*Vol(?:ume)?\.?\s*(?P<volume>[\w.-]+)(?:,?\s*(?:No|Issue)\.?\s*(?P<issue>[\w.-]+))?"
 )
 _PAGES = re.compile(r"(?:\bpp?\.?|\bPages?:)\s*(\d+\s*[–-]\s*\d+|\d+)")
 _ITEMS = "div.issue-item, div.tocArticleEntry"

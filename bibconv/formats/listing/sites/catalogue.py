@@ -16,11 +16,12 @@ from bibconv.model import Date, Name
 __all__ = ["catalogue_name", "kind_of", "material_type", "year_or_date"]
 
 _ROLE = re.compile(
-    r"\s*(?:\[[^\]]*\]|\((?:author|autor|auteur|verfasser\w*|hrsg\.?|ed\.?|eds\.?|editor|orientador\w*|"
-    r"advisor|supervisor|thesis advisor)\)|,?\s+(?:author|autor|verfasserIn|editor|orientador\w*)\.?)\s*$",
+    r"(?:(?:(?<!\s)\s++)?(?:\[[^\]]*\]|\((?:author|autor|auteur|verfasser\w*|hrsg\.?|ed\.?|eds\.?|editor|orientador\w*|"
+    r"advisor|supervisor|thesis advisor)\)|,\s+(?:author|autor|verfasserIn|editor|orientador\w*)\.?)"
+    r"|(?<!\s)\s++(?:author|autor|verfasserIn|editor|orientador\w*)\.?)\s*$",
     re.IGNORECASE,
 )
-_DATES_OF_LIFE = re.compile(r",?\s*\(?\d{4}\s*-\s*(?:\d{4})?\)?\.?\s*$")
+_DATES_OF_LIFE = re.compile(r"(?:,|(?<!\s))\s*+\(?\d{4}\s*-\s*(?:\d{4})?\)?\.?\s*$")
 _KINDS = (
     (re.compile(r"doctoral|doctorado|doutorado|dottorato|doktor|ph\.?\s?d|thèse|these|tese|tesi|thesis|"
                 r"dissertation|dissertação|disserta|master|mestrado|laurea|diplom", re.IGNORECASE), "thesis"),

@@ -129,7 +129,7 @@ def _kind_fields(kind: str, data: Any, title: Any, entry: Entry) -> None:
     if kind in _THESES:
         text = text_of(data)
         rest = text[text.find(text_of(title)) + len(text_of(title)) :]
-        school = re.sub(r",?\s*(?:1[89]|20)\d\d\s*$", "", rest).strip(" ,.")
+        school = re.sub(r"(?:,|(?<!\s))\s*+(?:1[89]|20)\d\d\s*$", "", rest).strip(" ,.")
         if school:
             entry.fields["publisher"] = school
         entry.fields["genre"] = "PhD thesis" if kind == "phdthesis" else "Master's thesis"
