@@ -105,7 +105,7 @@ def parse(text: str) -> JournalRef | None:
             venue=venue,
             volume=parts.get("volume"),
             issue=parts.get("issue"),
-            page=re.sub(r"\s*-{1,3}\s*", "-", page) if page else None,
+            page=re.sub(r"(?:(?<!\s)\s++)?-{1,3}\s*", "-", page) if page else None,
             year=int(parts["year"]) if parts.get("year") else None,
         )
     return None

@@ -132,7 +132,7 @@ def _highwire_tags(pairs: list[tuple[str, str]]) -> tuple[dict[str, list[str]], 
             shown = plain_name(value)
             authors.append(parse_ris_name(shown) if "," in shown else parse_name(shown))
         elif name == "authors":
-            authors.extend(parse_name(a) for a in re.split(r"\s*;\s*", plain_name(value)) if a)
+            authors.extend(parse_name(a) for a in re.split(r"(?:(?<!\s)\s++)?;\s*", plain_name(value)) if a)
         elif name == "author_institution" and authors:
             last = authors[-1]
             authors[-1] = Name(**{**name_parts(last), "affiliation": (*last.affiliation, value)})

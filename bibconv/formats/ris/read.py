@@ -40,7 +40,7 @@ _NO_NAME = Name()
 _LIST_TAGS = frozenset({"KW", "UR", "L1", "L2", "L3", "L4"})
 _SPACE = re.compile(r"\s+")
 _DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
-_URL_SPLIT = re.compile(r"\s*;\s*(?=(?:https?|ftp)://)")
+_URL_SPLIT = re.compile(r"(?:(?<!\s)\s++)?;\s*(?=(?:https?|ftp)://)")  # spaces from their start
 _ARXIV_ID_NOTE = re.compile(r"arXiv:\s*(\S+?)(?:\s*\[([^\]\s]+)\])?\s*", re.IGNORECASE)
 _ARXIV_LABEL = re.compile(
     r"(?:arXiv (categories|submitted|updated|comment|journal reference)|(Comment)):\s*(.*)",

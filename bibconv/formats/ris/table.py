@@ -212,7 +212,8 @@ DATE_INFO_KEY = "ris:date-info"
 """``extra`` key of the "other info" of dates (``2013/02/15/received``): CSL date variable → text."""
 
 _TAG_RE = re.compile(r"[A-Z][A-Z0-9]")
-_BREAKS = re.compile(r"\s*[\r\n\u2028\u2029\x85\x0b\x0c]+\s*")
+# A run of spaces holding a line break, taken whole from its start (linear under search).
+_BREAKS = re.compile(r"(?<!\s)[^\S\r\n\u2028\u2029\x85\x0b\x0c]*+[\r\n\u2028\u2029\x85\x0b\x0c]\s*+")
 _BREAK = re.compile(r"[\r\n\u2028\u2029\x85\x0b\x0c]")
 PAGE_RANGE = re.compile(r"\s*([^\s,–—-]+)\s*(?:-{1,3}|[–—])\s*([^\s,–—-]+)\s*")
 """A page range as the writer splits it into ``SP`` and ``EP`` (``12--15``, ``12–15``, ``12 - 15``)."""

@@ -39,7 +39,7 @@ _KINDS = {
     "reference": "entry-encyclopedia",
     "data": "dataset",
 }
-_NUMBER = re.compile(r"\s+\d{4}$")
+_NUMBER = re.compile(r"(?<!\s)\s++\d{4}$")  # spaces from their start: linear under search
 _DOI_LINK = re.compile(r"^https?://(?:dx\.)?doi\.(?:org|acm\.org)/(10\.\S+)$", re.IGNORECASE)
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _ARXIV_DOI = re.compile(r"^10\.48550/arXiv\.(\d{4}\.\d{4,5})$", re.IGNORECASE)

@@ -45,7 +45,7 @@ def _card(node: Any, base: str | None, venue: str, year: Date | None) -> Item | 
         return None
     entry = Entry(title=rich_of(body), title_is_rich=True, record_type="paper-conference", issued=year)
     footer = text_of(node.css_first(".maincardFooter"))
-    names = [clean_space(n) for n in re.split(r"\s*[·•]\s*", footer) if clean_space(n)]
+    names = [clean_space(n) for n in re.split(r"(?:(?<!\s)\s++)?[·•]\s*", footer) if clean_space(n)]
     entry.authors = tuple(n for n in (person(x) for x in names) if n)
     entry.fields["container-title"] = venue
     if kind:

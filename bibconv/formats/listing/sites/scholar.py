@@ -28,7 +28,7 @@ __all__ = ["TITLE_CUT_NOTE", "Scholar"]
 
 TITLE_CUT_NOTE = "Title shortened in the source listing"
 _BASE = "https://scholar.google.com/"
-_MORE = re.compile(r"\s*(?:…|\.\.\.)\s*$")
+_MORE = re.compile(r"(?:(?<!\s)\s++)?(?:…|\.\.\.)\s*$")  # spaces from their start: linear
 _YEAR = re.compile(r"(?:^|,\s*)((?:1[5-9]|20)\d\d)\s*$")
 _PAGES = re.compile(r"^[A-Za-z]?\d+(?:\s*-\s*[A-Za-z]?\d+)?$")
 _VOLUME = re.compile(r"^(?P<venue>.*?\D)\s+(?P<volume>\d+)(?:\s*\((?P<issue>[^()]+)\))?$")
