@@ -85,10 +85,8 @@ def to_bibtexparser(
     ``diagnostics``. Entries are written from their fields (the writer's ``normalize``), so that
     macros are expanded and names are in a form these libraries parse.
 
-    A ``crossref`` child holds its own fields and its ``crossref``, as the parsers make of a ``.bib``
-    file (bibtex and biber look the rest up in the parent). With ``keep_inherited=True`` it also holds
-    what it inherits (xampl.bib's ``inbook-crossref`` gets its parent's ``publisher``), for code that
-    reads one entry alone, such as pybtex's Python styles, which look nothing up in the parent.
+    A ``crossref`` child holds its own fields and its ``crossref``, as the parsers read a ``.bib``;
+    ``keep_inherited=True`` adds what it inherits, for code that reads an entry alone (pybtex's styles).
 
     >>> import bibconv
     >>> library = bibconv.to_bibtexparser(bibconv.read("fixtures/text/read/numbered_en.txt"))
@@ -102,8 +100,7 @@ def to_bibtexparser(
 
     # Objects in memory hold Unicode, as a biblatex file does: TeX escapes only when asked for.
     settings = {"normalize": True, "ascii": False, **options, "keep_inherited": keep_inherited}
-    text = write(records, dialect, diagnostics=diagnostics, **settings)
-    return parse_string(text or "")
+    return parse_string(write(records, dialect, diagnostics=diagnostics, **settings) or "")
 
 
 def to_pybtex(
@@ -117,9 +114,7 @@ def to_pybtex(
 
     Options go to the BibTeX writer (``ascii=True``, ``key_format=...``). Keys that differ only in
     letter case (pybtex compares keys without case) get a suffix, with a warning in ``diagnostics``.
-    A ``crossref`` child holds its own fields, as pybtex's parser reads it from a ``.bib`` file (its
-    BibTeX-style engine looks the rest up in the parent); ``keep_inherited=True`` gives it what it
-    inherits too, which pybtex's Python styles (``pybtex.style.formatting``) need, as they do not.
+    Crossref children: as in :func:`to_bibtexparser` (pybtex's Python styles need ``keep_inherited``).
 
     >>> import bibconv
     >>> data = bibconv.to_pybtex(bibconv.read("fixtures/text/read/numbered_en.txt"))

@@ -718,6 +718,9 @@ def test_real_files_present() -> None:
     assert len(_BIB_FILES) >= 40
 
 
+_QUOTE_LIKE = str.maketrans({"\u02bc": "\u2019", "\u02bb": "\u2018"})
+
+
 @pytest.mark.parametrize("path", _BIB_FILES, ids=lambda p: p.name[:40])
 def test_real_values_decode_and_reencode(path: Path) -> None:
     from bibconv.latex import is_known_macro
@@ -728,9 +731,10 @@ def test_real_values_decode_and_reencode(path: Path) -> None:
         assert strip_markup(rich) == decode(value, markup=False)
         # Re-encoding a decoded value reads back the same, in both output modes (but for math the
         # encoder writes anew).
-        if _math_kept(rich):
-            assert decode(encode(rich)) == rich, value
-            assert decode(encode(rich, ascii=True)) == rich, value
+        if _math_kept(rich):  # modifier apostrophes come back as the quotes they print as
+            printed = rich.translate(_QUOTE_LIKE)
+            assert decode(encode(rich)) == printed, value
+            assert decode(encode(rich, ascii=True)) == printed, value
         # A macro decoding does not know stays visible.
         for name in _CONTROL_WORD_RE.findall(value):
             assert is_known_macro(name) or "\\" + name in rich, (name, value)
