@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from bibconv.latex import strip_markup
 from bibconv.model import Name, Record
+from bibconv.spans import split_spans
 
 __all__ = ["KEY_FORMATS", "KeyAssigner", "make_key"]
 
@@ -42,7 +43,9 @@ _STOP_WORDS = """
     us very via vs was we were what when where which while who whom why will with within without would
     you your yours"""
 STOP_WORDS = frozenset(_STOP_WORDS.split())
-_MATH_RE = re.compile(r"\$\$.+?\$\$|\$[^$]*\$|\\\(.+?\\\)|\\\[.+?\\\]", re.S)
+# A title's math spans, as ``\$\$.+?\$\$|\$[^$]*\$|\\\(.+?\\\)|\\\[.+?\\\]`` (DOTALL) finds them, in one pass
+_MATH_SPANS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+_MATH_LEAST = (1, 0, 1, 1)
 _WORD_SPLIT_RE = re.compile(r"[\s\-‐‑–—/:;,.!?()\[\]\"“”‘’']+")
 _NON_ALNUM_RE = re.compile(r"[^A-Za-z0-9]+")
 _OLD_ARXIV_RE = re.compile(r"^(?:arxiv:)?([a-z\-]+(?:\.[A-Z]{2})?)/(\d{7})(?:v\d+)?$", re.IGNORECASE)
@@ -91,7 +94,7 @@ def _year(record: Record) -> str:
 
 def _plain_title(record: Record) -> str:
     title = record.fields.get("title") or ""
-    return _MATH_RE.sub(" ", strip_markup(title))
+    return " ".join(split_spans(strip_markup(title), _MATH_SPANS, _MATH_LEAST)[::2])
 
 
 def _title_words(text: str) -> list[str]:

@@ -10,17 +10,21 @@ from __future__ import annotations
 __all__ = ["split_spans", "without_spans"]
 
 
-def split_spans(text: str, pairs: tuple[tuple[str, str], ...]) -> list[str]:
+def split_spans(text: str, pairs: tuple[tuple[str, str], ...], least: tuple[int, ...] = ()) -> list[str]:
     """``text`` cut around each span from an opener to the next closer of its pair, leftmost first
     (the earlier pair where two start at the same place): outside, span, outside, … span, outside.
+    ``least`` gives each pair's shortest content (0 where not given: ``o[^c]*c``; 1: ``o.+?c``).
 
     >>> split_spans("a $x$ <b>c</b>", (("$", "$"), ("<", ">")))
     ['a ', '$x$', ' ', '<b>', 'c', '</b>', '']
     >>> split_spans("<<a", (("<", ">"),))
     ['<<a']
+    >>> split_spans("$$ $$x$$", (("$$", "$$"), ("$", "$")), least=(1, 0))
+    ['', '$$ $$', 'x', '$$', '']
     """
     parts: list[str] = []
-    # Each pair's next opener at or after pos (-1: not looked up yet), None once its closer never comes.
+    # Each pair's next opener at or after pos (-1: not looked up yet), None once it or its closer never
+    # comes again.
     opens: list[int | None] = [-1] * len(pairs)
     start = pos = 0
     while True:
@@ -28,17 +32,19 @@ def split_spans(text: str, pairs: tuple[tuple[str, str], ...]) -> list[str]:
         for i, (opener, _) in enumerate(pairs):
             found = opens[i]
             if found is not None and found < pos:
-                found = opens[i] = text.find(opener, pos)
-            if found is not None and found >= 0 and (at < 0 or found < at):
+                found = text.find(opener, pos)
+                opens[i] = found = None if found < 0 else found  # no opener after pos: none later either
+            if found is not None and (at < 0 or found < at):
                 first, at = i, found
         if first < 0:
             break
-        end = text.find(pairs[first][1], at + 1)
+        opener, closer = pairs[first]
+        end = text.find(closer, at + len(opener) + (least[first] if first < len(least) else 0))
         if end < 0:  # no closer after this opener, so none after any later one
             opens[first] = None
             continue
-        parts += [text[start:at], text[at : end + 1]]
-        start = pos = end + 1
+        parts += [text[start:at], text[at : end + len(closer)]]
+        start = pos = end + len(closer)
     parts.append(text[start:])
     return parts
 

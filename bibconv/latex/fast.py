@@ -42,7 +42,8 @@ _GROUP = r"\{(?:[^{}\\]|\\.|\{(?:[^{}\\]|\\.|\{(?:[^{}\\]|\\.)*\})*\})*\}"
 _FAST_RE = re.compile(
     r"[\\{}$`'!?~^_-](?:"
     r"(?P<math>(?<=\$)\$(?:[^$\\]|\\.)+?\$\$|(?<=\$)(?:[^$\\]|\\.)+?\$"
-    r"|(?<=\\)\((?:.|\n)*?\\\)|(?<=\\)\[(?:.|\n)*?\\\])"
+    # to the first closer, never past another opener of its kind: each run is scanned once
+    r"|(?<=\\)\((?:[^\\]|\\(?!\())*?\\\)|(?<=\\)\[(?:[^\\]|\\(?!\[))*?\\\])"
     r"|(?P<open>(?<=\{)(?!\\))|(?P<close>(?<=\}))"  # the most common tokens first; ``{\`` may open an accent
     rf"|(?P<acc1>(?<=\{{)\\(?P<a1>{_SYMBOL_ACCENT})\s*(?P<b1>\{{)?(?P<l1>{_LETTER_ARG})(?(b1)\}})\}})"
     rf"|(?P<acc2>(?<=\{{)\\(?P<a2>{_WORD_ACCENT})(?:\s+|(?=\{{))(?P<b2>\{{)?(?P<l2>{_LETTER_ARG})(?(b2)\}})\}})"

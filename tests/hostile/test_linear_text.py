@@ -12,7 +12,10 @@ from bibconv.formats.arxiv_jsonl import record_from_snapshot
 from bibconv.formats.bibtex.names import split_bibtex_names
 from bibconv.formats.listing.common import parse_byline
 from bibconv.formats.listing.values import _has_tex
+from bibconv.keys import KeyAssigner
 from bibconv.latex import encode
+from bibconv.latex.fast import fast_decode
+from bibconv.model import Record
 
 SIZE = 100_000
 
@@ -57,6 +60,8 @@ def test_math_left_open(opener: str) -> None:
     text = opener * (SIZE // len(opener))
     _fast(lambda: encode(text))
     _fast(lambda: _has_tex(text))
+    _fast(lambda: fast_decode(text))
+    _fast(lambda: KeyAssigner().assign(Record(id="", type="article", fields={"title": text})))
     assert encode("a \\(x^2\\) b $y$ c \\[z\\]") == "a \\(x^2\\) b $y$ c \\[z\\]"
 
 
