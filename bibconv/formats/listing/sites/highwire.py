@@ -22,7 +22,7 @@ from bibconv.dates import parse_date
 from bibconv.formats.listing import structured
 from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, text_of
-from bibconv.formats.listing.sites import Item, Page, site, without_final_period
+from bibconv.formats.listing.sites import Item, Page, claimed_by, site, without_final_period
 from bibconv.model import Date, Name
 from bibconv.registry import ReadContext
 
@@ -121,15 +121,11 @@ class HighWire:
     name: ClassVar[str] = "highwire"
 
     def claims(self, page: Page) -> bool:
-        listed = page.tree.css_first("div.highwire-cite a.highwire-cite-linked-title") is not None
-        if page.about_one_work or not listed:
-            return False
+        listing = "div.highwire-cite a.highwire-cite-linked-title"
         servers = ("biorxiv.org", "medrxiv.org")
-        return (
-            page.on(*servers)
-            or any(s in page.title for s in ("bioRxiv", "medRxiv", "HighWire"))
-            or (page.tree.css_first(".highwire-citation-authors .highwire-citation-author") is not None)
-        )
+        titled = ("bioRxiv", "medRxiv", "HighWire")
+        authors = ".highwire-citation-authors .highwire-citation-author"
+        return not page.about_one_work and claimed_by(page, listing, servers, titled, authors)
 
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:
         headings = _heading_dates(page)
