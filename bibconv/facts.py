@@ -25,7 +25,9 @@ __all__ = [
     "MORE_AUTHORS_NOTE",
     "NOTE_FIELD",
     "NOTE_KEY",
+    "OWN_NOTES",
     "RIS_PREFIX",
+    "TITLE_CUT_NOTE",
     "TRUNCATED_NOTE",
     "add",
     "from_text",
@@ -46,6 +48,11 @@ TRUNCATED_NOTE = "Abstract truncated in the source listing"
 comes from another record."""
 MORE_AUTHORS_NOTE = "More authors than the source listing shows"
 """A record whose author line ends in (or skips names with) ``et al.`` or ``…``."""
+TITLE_CUT_NOTE = "Title cut short in the source listing"
+"""A record whose title the listing shows only in part (ending in ``…``)."""
+OWN_NOTES = frozenset({TRUNCATED_NOTE, MORE_AUTHORS_NOTE, TITLE_CUT_NOTE})
+"""Every note bibconv writes: an RIS ``N1`` of another text that starts with ``bibconv:`` is the
+user's own note."""
 
 
 def notes(extra: Mapping[str, Any]) -> list[str]:

@@ -88,3 +88,15 @@ def test_biber_does_not_print_them(tmp_path: Path) -> None:
     bbl = (tmp_path / "a.bbl").read_text(encoding="utf-8")
     assert "Seen on a slide" in bbl
     assert "source listing" not in bbl
+
+
+def test_a_users_ris_note_that_starts_like_ours_stays_the_users() -> None:
+    ris = (
+        "TY  - JOUR\nTI  - A title\nAU  - Doe, Jane\nPY  - 2020\n"
+        "N1  - bibconv: converted twice, check the accents\n"
+        f"N1  - bibconv: {MORE_AUTHORS_NOTE}\nER  - \n"
+    )
+    (record,) = bibconv.read(ris, "ris")
+    assert record.fields["note"] == "bibconv: converted twice, check the accents"
+    assert facts.notes(record.extra) == [MORE_AUTHORS_NOTE]
+    assert "note = {bibconv: converted twice, check the accents}" in (bibconv.write([record], "bibtex") or "")

@@ -33,9 +33,8 @@ from bibconv.formats.listing.dom import absolute, line_links, lines_of, remember
 from bibconv.formats.listing.memo import item_memory, one_item
 from bibconv.model import Arxiv, Date
 
-__all__ = ["TITLE_CUT_NOTE", "Hints", "block_entry", "classes", "title_node"]
+__all__ = ["Hints", "block_entry", "classes", "title_node"]
 
-TITLE_CUT_NOTE = "Title cut short in the source listing"
 """The ``note`` of a record whose title the listing shows cut short (``…``)."""
 
 _AUX_LINK = re.compile(
@@ -227,7 +226,7 @@ def _structured(block: Any, node: Any, by_role: dict[str, Any], hints: Hints) ->
 
         entry.record_type = kind_of(entry.fields["genre"]) or entry.record_type
     if title_plain.endswith(("...", "…")) and len(title_plain) > 40:
-        facts.add(entry.extra, TITLE_CUT_NOTE)
+        facts.add(entry.extra, facts.TITLE_CUT_NOTE)
     return entry
 
 

@@ -274,6 +274,11 @@ _LABELS = {
 }
 
 
+def _own_note(note: str) -> bool:
+    """Whether an ``N1`` note is one bibconv wrote (:data:`bibconv.facts.OWN_NOTES`), not the user's."""
+    return note.startswith(facts.RIS_PREFIX) and note[len(facts.RIS_PREFIX) :].strip() in facts.OWN_NOTES
+
+
 def _find_arxiv(fields: dict[str, str], notes: list[str]) -> tuple[Arxiv | None, list[str]]:
     """The record's arXiv block: from notes, an ``AN``, an arXiv DOI, an abs URL or a journal title."""
     arxiv, notes = _arxiv_from_notes(notes)
@@ -320,8 +325,8 @@ def build_record(entries: list[list[Any]], ctx: ReadContext, origin: SourceSpan 
         for url in builder.urls[1:]:
             builder.keep("UR", url)
     arxiv, notes = _find_arxiv(fields, builder.notes)
-    own = [note[len(facts.RIS_PREFIX) :].strip() for note in notes if note.startswith(facts.RIS_PREFIX)]
-    notes = [note for note in notes if not note.startswith(facts.RIS_PREFIX)]
+    own = [note for note in notes if _own_note(note)]
+    notes = [note for note in notes if not _own_note(note)]
     if notes:
         fields["note"] = escape_markup("\n".join(notes))
     if arxiv is not None:
@@ -330,7 +335,7 @@ def build_record(entries: list[list[Any]], ctx: ReadContext, origin: SourceSpan 
         fields = without_implied(fields, arxiv, csl_type)
     extra = builder.extra
     for note in own:  # bibconv's own notes on the record
-        facts.add(extra, note)
+        facts.add(extra, note[len(facts.RIS_PREFIX) :].strip())
     if code is not None and CSL_TO_TY.get(csl_type) != code:
         extra = {TY_KEY: code, **extra}
     return Record(

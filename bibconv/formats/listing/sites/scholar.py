@@ -24,9 +24,8 @@ from bibconv.formats.listing.sites import Item, Page, site
 from bibconv.model import Arxiv, Date
 from bibconv.registry import ReadContext
 
-__all__ = ["TITLE_CUT_NOTE", "Scholar"]
+__all__ = ["Scholar"]
 
-TITLE_CUT_NOTE = "Title shortened in the source listing"
 _BASE = "https://scholar.google.com/"
 _MORE = re.compile(r"(?:(?<!\s)\s++)?(?:…|\.\.\.)\s*$")  # spaces from their start: linear
 _YEAR = re.compile(r"(?:^|,\s*)((?:1[5-9]|20)\d\d)\s*$")
@@ -96,7 +95,7 @@ def _result(node: Any, base: str) -> Item | None:
     if not entry.title:
         return None
     if entry.title.startswith("…") or _MORE.search(entry.title):
-        facts.add(entry.extra, TITLE_CUT_NOTE)
+        facts.add(entry.extra, facts.TITLE_CUT_NOTE)
     if "[BOOK]" in labels or "[B]" in labels:
         entry.record_type = "book"
     link = heading.css_first("a[href]")
