@@ -14,7 +14,7 @@ from bibconv.model import Record
 if TYPE_CHECKING:
     from bibconv.keys import KeyAssigner
 
-__all__ = ["UNWRITABLE_RE", "EntryWriter", "WriteContext", "unwritable_name", "writable"]
+__all__ = ["UNWRITABLE_RE", "EntryWriter", "WriteContext", "has_unwritable", "unwritable_name", "writable"]
 
 _NONCHARACTERS = "\ufdd0-\ufdef\ufffe\uffff" + "".join(
     chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(1, 17)
@@ -23,6 +23,20 @@ UNWRITABLE_RE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029{_N
 """What no output holds: C0 control characters but tab and line ends, DEL, C1, the line and paragraph
 separators (``str.splitlines`` ends a line at U+001C–U+001E, U+0085, U+2028, U+2029), Unicode
 noncharacters (biber refuses a file holding one; U+FDD0–U+FDD5 are bibconv's internal marks)."""
+
+_MAYBE_UNWRITABLE_RE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufdd0-\ufdef\ufffe\uffff\U00010000-\U0010ffff]"
+)
+""":data:`UNWRITABLE_RE` with every character beyond the BMP (a class of ranges the regex engine tests
+ten times faster than the noncharacters of each plane one by one)."""
+
+
+def has_unwritable(text: str) -> bool:
+    """Whether :data:`UNWRITABLE_RE` finds something in ``text`` (the same answer, faster: ASCII text
+    by ``str.isprintable`` once its tabs and line ends are out, other text by a cheaper class)."""
+    if text.isascii():
+        return not text.replace("\n", "").replace("\t", "").replace("\r", "").isprintable()
+    return any(m[0] <= "\uffff" or ord(m[0]) & 0xFFFE == 0xFFFE for m in _MAYBE_UNWRITABLE_RE.finditer(text))
 
 
 def writable(record: Record) -> Record:
@@ -34,7 +48,7 @@ def writable(record: Record) -> Record:
 
 def _writable(value: Any) -> Any:
     if isinstance(value, str):
-        return UNWRITABLE_RE.sub(_space_or_nothing, value) if UNWRITABLE_RE.search(value) else value
+        return UNWRITABLE_RE.sub(_space_or_nothing, value) if has_unwritable(value) else value
     if isinstance(value, (tuple, list)):
         return type(value)(map(_writable, value))
     if isinstance(value, Mapping):
@@ -190,15 +204,20 @@ class EntryWriter:
             found[unwritable_name(ch)] = None
             return written
 
-        if record.id and UNWRITABLE_RE.search(record.id) is not None:
+        if record.id and has_unwritable(record.id):
             found.update((unwritable_name(ch), None) for ch in UNWRITABLE_RE.findall(record.id))
             record = record.replace(id=UNWRITABLE_RE.sub(_space_or_nothing, record.id))
         text = self.entry(record, ctx)
-        if self.unwritable.search(text) is not None:
+        if self.may_hold_unwritable(text) and self.unwritable.search(text) is not None:
             text = self.unwritable.sub(respell, text)
         if found:
             ctx.warn(f"{', '.join(found)} not written (no output holds it)", record.id)
         return text
+
+    def may_hold_unwritable(self, text: str) -> bool:
+        """False when :attr:`unwritable` cannot match ``text`` (a quick test before the search); a
+        writer that adds escapes to :attr:`unwritable` says when they may be there."""
+        return has_unwritable(text)
 
     def respell(self, m: re.Match[str]) -> tuple[str, str]:
         """What a match of :attr:`unwritable` is written as (a space for white space, such as U+2028

@@ -10,9 +10,11 @@ import json
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bibconv
-from bibconv.writing import UNWRITABLE_RE
+from bibconv.writing import UNWRITABLE_RE, has_unwritable
 
 _BAD = (
     [chr(c) for c in range(0x20) if chr(c) not in "\t\n\r"]
@@ -28,7 +30,12 @@ def _record(key: str | None = "k1") -> bibconv.Record:
     return bibconv.Record(
         type="article-journal",
         id=key,
-        fields={"title": f"Title {text}", "container-title": text, "note": text, "URL": f"https://x.org/{text}"},
+        fields={
+            "title": f"Title {text}",
+            "container-title": text,
+            "note": text,
+            "URL": f"https://x.org/{text}",
+        },
         names={"author": (bibconv.Name(family=f"Fam{text}", given=f"G{text}"),)},
         keywords=(f"kw{text}",),
     )
@@ -101,3 +108,18 @@ def test_formatted_references_hold_no_control_characters() -> None:
     for output in ("text", "html", "markdown", "latex"):
         out = bibconv.format([_record()], output=output)
         assert UNWRITABLE_RE.search(out) is None, output
+
+
+def test_the_quick_test_agrees_with_the_pattern_on_every_character() -> None:
+    ends = [plane << 16 | low for plane in range(1, 17) for low in (0, 1, 0xFFFD, 0xFFFE, 0xFFFF)]
+    for code in [*range(0x10000), *ends]:  # each character of the BMP, the ends of the other planes
+        ch = chr(code)
+        for text in (ch + "\n", "é" + ch):
+            assert has_unwritable(text) == (UNWRITABLE_RE.search(text) is not None), hex(code)
+
+
+@given(
+    st.text(alphabet=st.sampled_from(["a", " ", "\t", "\n", "\r", "é", "\U0001f600", "\U0001fffe", *_BAD]))
+)
+def test_the_quick_test_agrees_with_the_pattern_on_strings(text: str) -> None:
+    assert has_unwritable(text) == (UNWRITABLE_RE.search(text) is not None)

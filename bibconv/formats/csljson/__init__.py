@@ -30,7 +30,7 @@ from bibconv.jsonnumbers import DECODER, NumberError
 from bibconv.model import Record
 from bibconv.registry import EntryWriter, ReadContext, WriteContext, register
 from bibconv.textio import JSON_SURROGATE, open_text
-from bibconv.writing import UNWRITABLE_RE
+from bibconv.writing import UNWRITABLE_RE, has_unwritable
 
 if TYPE_CHECKING:
     from bibconv.parallel.pieces import Piece
@@ -306,6 +306,10 @@ class CslJsonWriter(EntryWriter):
         return "\n]\n" if ctx.entries else "]\n"
 
     unwritable: ClassVar[re.Pattern[str]] = _UNWRITABLE_RE
+
+    def may_hold_unwritable(self, text: str) -> bool:
+        """A JSON escape (after a backslash) or a raw character of :data:`UNWRITABLE_RE`."""
+        return "\\" in text or has_unwritable(text)
 
     def respell(self, m: re.Match[str]) -> tuple[str, str]:
         """A JSON escape of an unwritable character (``\\u0000``, ``\\f``) goes, the backslashes
