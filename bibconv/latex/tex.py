@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import accumulate
 
 __all__ = [
     "Groups",
@@ -39,6 +40,11 @@ __all__ = [
 _TEX_BRACE_RE = re.compile(r"\\.|[{}$]", re.S)
 _BRACE_RE = re.compile(r"[{}]")
 _TEX_GROUP_RE = re.compile(r"\\.|[{}]", re.S)
+# What nesting counts, without a step per character: the escapes that hide a brace or a backslash
+# taken out (any other escape hides neither), then every byte but the braces (UTF-8 keeps ASCII as is).
+_BRACE_ESCAPE_RE = re.compile(r"\\[\\{}]")
+_ALL_BUT_BRACES = bytes(b for b in range(256) if b not in b"{}")
+_BRACE_STEP = {ord("{"): 1, ord("}"): -1}
 _SPLITTER_BRACE_RE = re.compile(r"(?<!\\)[{}]")
 _TEX_OPTION_RE = re.compile(r"\\.|[{}\]]", re.S)
 
@@ -68,6 +74,11 @@ def nesting(text: str) -> tuple[int, list[int]]:
     >>> nesting(r"a}{b{c\}}}}")
     (2, [1, 10])
     """
+    unescaped = _BRACE_ESCAPE_RE.sub("", text) if "\\" in text else text
+    braces = unescaped.encode("utf-8", "surrogatepass").translate(None, _ALL_BUT_BRACES)
+    depths = list(accumulate(map(_BRACE_STEP.__getitem__, braces)))
+    if not depths or min(depths) >= 0:  # no ``}`` closes nothing: the running count is the depth
+        return max(depths, default=0), []
     depth = deepest = 0
     strays: list[int] = []
     for m in _TEX_GROUP_RE.finditer(text):
