@@ -37,8 +37,10 @@ __all__ = ["Hints", "block_entry", "classes", "title_node"]
 
 """The ``note`` of a record whose title the listing shows cut short (``…``)."""
 
+# Possessive where nothing given back could match (each alternative starts with a word character,
+# ``[12]`` is matched by ``\d+``): linear on long runs of punctuation.
 _AUX_LINK = re.compile(
-    r"^\W*(?:arxiv:\s*\S+|\d{4}\.\d{4,5}(?:v\d+)?|pdf|html|abs|abstract|doi|link|code|bib(?:tex)?|other|ps|"
+    r"^\W*+(?:arxiv:\s*+\S++|\d{4}\.\d{4,5}(?:v\d+)?|pdf|html|abs|abstract|doi|link|code|bib(?:tex)?|other|ps|"
     r"v\d+|\[\d+\]|\d+|more|read more|lire la suite|weiterlesen|leer más|続きを読む)\W*$",
     re.IGNORECASE,
 )
@@ -69,12 +71,11 @@ def classes(node: Any) -> list[str]:
     return (node.attributes.get("class") or "").split()
 
 
+_WIDE = re.compile("[\u2e81-\U0010ffff]")  # CJK and later scripts, whose words are not spaced
+
+
 def _words(text: str) -> int:
-    return (
-        len(text.split())
-        if " " in text.strip()
-        else (len(text) // 4 if any(ord(c) > 0x2E80 for c in text) else 1)
-    )
+    return len(text.split()) if " " in text.strip() else (len(text) // 4 if _WIDE.search(text) else 1)
 
 
 def _titled(text: str, least: int) -> bool:
@@ -148,7 +149,7 @@ _CLOSING_PERIOD = re.compile(r"(?<![.\s][A-Z])(?<!\.)\.$")
 
 def _closing_period(title: str) -> str:
     """A title without the period a listing closes it with (``...`` and an initial's period stay)."""
-    return _CLOSING_PERIOD.sub("", title).rstrip()
+    return _CLOSING_PERIOD.sub("", title).rstrip() if title.endswith((".", ".\n")) else title.rstrip()
 
 
 def _role_nodes(block: Any, role: str) -> list[Any]:

@@ -56,8 +56,12 @@ _AD_WORDS = frozenset(
 _ITEM_TAGS = frozenset({"article", "li", "div", "tr", "section", "dt", "dd", "p", "tbody", "blockquote"})
 _ZEBRA = frozenset({"odd", "even", "alt", "active", "first", "last", "selected", "new", "highlight"})
 _DIGITS = re.compile(r"\d+")
-_YEAR_HEADING = re.compile(r"^\W*((?:1[5-9]|20)\d\d)\W*$")
-_LINK_LINE = re.compile(r"^\W*(?:arxiv:\s*\S+|doi:\s*\S+|https?://\S+|10\.\d{4,9}/\S+)\W*$", re.IGNORECASE)
+# Possessive where nothing given back could match (each alternative starts with a word character,
+# and a run of \S+ is followed by \W): linear on long runs of punctuation.
+_YEAR_HEADING = re.compile(r"^\W*+((?:1[5-9]|20)\d\d)\W*+$")
+_LINK_LINE = re.compile(
+    r"^\W*+(?:arxiv:\s*+\S++|doi:\s*+\S++|https?://\S++|10\.\d{4,9}/\S++)\W*+$", re.IGNORECASE
+)
 _NUMBERING = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s*")
 _CITATION_START = re.compile(r"^\W{0,3}(?:\[?\w{1,8}[\].)]\s+)?[^\W\d_][\w'’.-]*[\s,]")  # a name's first word
 
@@ -148,6 +152,8 @@ def _groups(root: Any) -> Iterator[tuple[tuple[Any, ...], list[Any]]]:
         for child in parent.iter():
             if child.tag in _ITEM_TAGS:
                 by_signature.setdefault(_signature(child), []).append(child)
+        if not by_signature:  # most elements hold no item (inline text): nothing to ask about them
+            continue
         grand = _signature(parent.parent) if parent.parent is not None else None
         for signature, members in by_signature.items():
             yield (grand, _signature(parent), signature), members

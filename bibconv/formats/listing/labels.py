@@ -61,8 +61,8 @@ _ROLES = tuple(
 )
 
 
-CHROME = re.compile(
-    r"^\W*(?:(?:page|pagina|página|seite|strona|sida|side)\s+\d+\s*(?:/|of|di|de|von|z|av|sur)\s*\d+"
+CHROME = re.compile(  # every alternative starts with a word character: \W*+ gives nothing back
+    r"^\W*+(?:(?:page|pagina|página|seite|strona|sida|side)\s+\d+\s*(?:/|of|di|de|von|z|av|sur)\s*\d+"
     r"|(?:showing|displaying|results?|risultati|résultats|resultados|ergebnisse|treffer|trovati|found)"
     r"\s*[:\-–]?\s*\d[\d,.]*(?:\s*[-–]\s*\d+)?(?:\s*(?:of|di|de|von|sur|out of)\s*\d[\d,.]*)?"
     r"(?:\s*(?:results?|records?|items))?\W*$"
