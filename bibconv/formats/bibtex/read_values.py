@@ -31,7 +31,7 @@ __all__ = [
 _URL_MACRO_RE = re.compile(r"^\\(?:url|href)\s*\{(.*)\}$", re.S)
 _VERBATIM_ESCAPE_RE = re.compile(r"\\([_%&#~${}])")
 _PAR_RE = re.compile(r"\\par(?![A-Za-z])\s*")
-_NEWLINES_RE = re.compile(r"\s*[\r\n]\s*")
+_NEWLINES_RE = re.compile(r"(?<!\s)[^\S\r\n]*+[\r\n]\s*+")  # spaces around a line end, from their start
 _NOCASE_WORD_RE = re.compile(
     r"(?:(?<=[ \t\n])|^)([(\['\"]*)<span class=\"nocase\">([^< \t\n]+)</span>([,.;:!?)\]'\"]*)(?=[ \t\n]|$)"
 )

@@ -112,7 +112,7 @@ def _page_venue(items: list[Item], title: str) -> None:
     """The page's conference for the papers that name none: the one its papers' BibTeX names (when
     they all name one), else the one the page's title names (``CVPR 2020 Open Access Repository``)."""
     named = {i.entry.fields["container-title"] for i in items if "container-title" in i.entry.fields}
-    heading = re.sub(r"\s*Open Access Repository\s*$", "", title).strip()
+    heading = re.sub(r"(?<!\s)\s*+Open Access Repository\s*$", "", title).strip()
     venue = next(iter(named)) if len(named) == 1 else (heading if heading != title.strip() else "")
     for item in items:
         if venue and "container-title" not in item.entry.fields:

@@ -21,7 +21,11 @@ from bibconv.registry import ReadContext
 __all__ = ["Pmlr"]
 
 _SERIES = "Proceedings of Machine Learning Research"
-_INFO = re.compile(r"^(?P<venue>.*?),?\s*PMLR\s+(?P<volume>\d+)(?::(?P<pages>[\w-]+))?", re.IGNORECASE)
+# The venue ends where ", PMLR" starts: at the comma, else at the first space before PMLR (spaces
+# taken from their start only: linear).
+_INFO = re.compile(
+    r"^(?P<venue>.*?)(?:,\s*+|(?<!\s)\s++|)PMLR\s++(?P<volume>\d+)(?::(?P<pages>[\w-]+))?", re.IGNORECASE
+)
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 
 

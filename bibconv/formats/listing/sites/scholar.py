@@ -30,7 +30,8 @@ _BASE = "https://scholar.google.com/"
 _MORE = re.compile(r"(?:(?<!\s)\s++)?(?:…|\.\.\.)\s*$")  # spaces from their start: linear
 _YEAR = re.compile(r"(?:^|,\s*)((?:1[5-9]|20)\d\d)\s*$")
 _PAGES = re.compile(r"^[A-Za-z]?\d+(?:\s*-\s*[A-Za-z]?\d+)?$")
-_VOLUME = re.compile(r"^(?P<venue>.*?\D)\s+(?P<volume>\d+)(?:\s*\((?P<issue>[^()]+)\))?$")
+# The venue ends at a run of spaces' first space, or its second after a digit (never later: linear).
+_VOLUME = re.compile(r"^(?P<venue>.*?\D)(?<!\s\s)\s++(?P<volume>\d++)(?:\s*+\((?P<issue>[^()]++)\))?$")
 _PATENT = re.compile(r"^(?P<venue>US Patent(?: App\.)?)\s+(?P<number>[\d,/]+)$")
 _DOI = re.compile(r"doi\.org/(10\.\d{4,9}/\S+)$", re.IGNORECASE)
 
