@@ -16,11 +16,13 @@ from bibconv.model import Date, Name
 __all__ = ["catalogue_name", "kind_of", "material_type", "year_or_date"]
 
 _ROLE = re.compile(
-    r"(?:(?:(?<!\s)\s++)?(?:\[[^\]]*\]|\((?:author|autor|auteur|verfasser\w*|hrsg\.?|ed\.?|eds\.?|editor|orientador\w*|"
+    r"(?:(?:(?<!\s)\s++)?(?:\((?:author|autor|auteur|verfasser\w*|hrsg\.?|ed\.?|eds\.?|editor|orientador\w*|"
     r"advisor|supervisor|thesis advisor)\)|,\s+(?:author|autor|verfasserIn|editor|orientador\w*)\.?)"
     r"|(?<!\s)\s++(?:author|autor|verfasserIn|editor|orientador\w*)\.?)\s*$",
     re.IGNORECASE,
 )
+"""A role at the end of a heading, in parentheses or after a comma or a space (a role in brackets:
+:func:`_bracket_start`)."""
 _DATES_OF_LIFE = re.compile(r"(?:,|(?<!\s))\s*+\(?\d{4}\s*-\s*(?:\d{4})?\)?\.?\s*$")
 _KINDS = (
     (re.compile(r"doctoral|doctorado|doutorado|dottorato|doktor|ph\.?\s?d|thèse|these|tese|tesi|thesis|"
@@ -36,12 +38,35 @@ _KINDS = (
 )  # fmt: skip
 
 
+def _bracket_start(text: str) -> int:
+    """Where a role in brackets at the end of ``text`` starts, with the spaces before it
+    (``Doe, Ann [VerfasserIn]``): the first ``[`` after the ``]`` before the last; ``len(text)``
+    when it ends in none. The search from the end looks at each character once, where a pattern
+    tried at every ``[`` would scan on to the ``]`` from each."""
+    end = len(text.rstrip())
+    if not end or text[end - 1] != "]":
+        return len(text)
+    opening = text.find("[", text.rfind("]", 0, end - 1) + 1, end - 1)
+    if opening < 0:
+        return len(text)
+    start = opening
+    while start and text[start - 1].isspace():
+        start -= 1
+    return start
+
+
+def _without_role(text: str) -> str:
+    """``text`` without the role at its end (in brackets, parentheses, or after a comma or a space)."""
+    role = _ROLE.search(text)
+    return text[: min(_bracket_start(text), role.start() if role else len(text))]
+
+
 def catalogue_name(text: str) -> Name | None:
     """One catalogue heading: ``Family, Given`` (a role in brackets and dates of life dropped)."""
     from bibconv.formats.listing.sites import person
 
     text = clean_space(plain_name(text))
-    text = _DATES_OF_LIFE.sub("", _ROLE.sub("", text)).strip(" ,;.")
+    text = _DATES_OF_LIFE.sub("", _without_role(text)).strip(" ,;.")
     if not text:
         return None
     if text.count(",") == 1:

@@ -46,7 +46,7 @@ _NUMBERS = re.compile(r"\b(ISSN|ISBN)\s+([\dXx-]{8,17})")
 _PAGES = re.compile(r"\bpp\.\s*([\w-]+)")
 _THESIS = re.compile(r"^((?:PhD|Doctoral|Masters|MPhil|MSc|MA|MRes|EngD|Undergraduate) thesis),\s*(.+)$")
 _REPORT = re.compile(r"^((?:Technical|Project|Research) Report|(?:Working|Discussion) Paper|Other)\.\s*(.*)$")
-_JOURNAL = re.compile(r"^(?P<journal>[^,]+?)(?:,\s*(?P<volume>[^\s(,]+))?\s*(?:\((?P<issue>[^)]+)\))?$")
+_VOLUME_ISSUE = re.compile(r",\s*+(?P<volume>[^\s(,]++)\s*+(?:\((?P<issue>[^)]+)\))?$")
 _EVENT_YEAR = re.compile(r"(?<!\()\b(?:1[5-9]|20)\d\d\b(?!\))")  # a year not in parentheses
 _EPRINT_ID = re.compile(r"/(\d+)/?$")
 
@@ -82,7 +82,7 @@ def _parts(node: Any) -> tuple[list[Name], Any, list[Name], str, str]:
 def _book(entry: Entry, text: str) -> None:
     """``Neural Networks. Lecture Notes in Computer Science, 7700 . Springer, Berlin, .`` → book,
     series and number, publisher and place."""
-    pieces = [p.strip(" ,.") for p in re.split(r"\s*\.\s+|\s+\.\s*", text) if p.strip(" ,.")]
+    pieces = [p.strip(" ,.") for p in re.split(r"(?<!\s)\s++\.\s*+|\.\s++", text) if p.strip(" ,.")]
     if pieces:
         entry.fields["container-title"] = pieces[0]
     if len(pieces) == 3:
@@ -95,6 +95,26 @@ def _book(entry: Entry, text: str) -> None:
         entry.fields["publisher"] = publisher.strip()
         if place.strip():
             entry.fields["publisher-place"] = place.strip()
+
+
+def _journal(text: str) -> tuple[str, str | None, str | None] | None:
+    """``Nature, 12 (3)`` → ``("Nature", "12", "3")``: a journal without a comma, then a volume after
+    a comma and an issue in parentheses, either or both left out (as the pattern
+    ``^([^,]+?)(?:,\\s*([^\\s(,]+))?\\s*(?:\\(([^)]+)\\))?$`` matches, found from the end in one pass:
+    the pattern tries every ``(`` for the issue's and scans on from each)."""
+    comma = text.find(",")
+    closing = len(text) - (2 if text.endswith(")\n") else 1)
+    if closing > 0 and text[closing] == ")":  # the issue's "(" is the first after the ")" before
+        opening = text.find("(", max(text.rfind(")", 0, closing) + 1, 1), closing - 1)
+        start = opening
+        while start > 1 and text[start - 1].isspace():
+            start -= 1
+        if opening > 0 and (comma < 0 or start < comma):
+            return text[:start], None, text[opening + 1 : closing]
+    if comma < 0:
+        return (text[: max(len(text.rstrip()), 1)], None, None) if text else None
+    found = _VOLUME_ISSUE.match(text, comma) if comma else None
+    return (text[:comma], found["volume"], found["issue"]) if found else None
 
 
 def _event(entry: Entry, text: str) -> None:
@@ -118,7 +138,7 @@ def _venue(entry: Entry, text: str, edited: bool) -> None:
     if pages is not None:
         entry.fields["page"] = pages.group(1)
     text = _PAGES.sub("", _NUMBERS.sub("", text)).strip(" ,.")
-    text = re.sub(r"\s*,\s*(?=\.|$)", "", text).strip(" ,.")
+    text = re.sub(r"(?<!\s)\s*+,\s*+(?=\.|$)", "", text).strip(" ,.")
     thesis, report = _THESIS.match(text), _REPORT.match(text)
     if thesis is not None:
         entry.record_type, entry.fields["genre"], entry.fields["publisher"] = "thesis", *thesis.groups()
@@ -132,11 +152,11 @@ def _venue(entry: Entry, text: str, edited: bool) -> None:
     elif text.startswith("In:"):
         entry.record_type = "paper-conference"
         _event(entry, text[3:].strip())
-    elif (journal := _JOURNAL.match(text)) is not None:
+    elif (journal := _journal(text)) is not None:
         entry.record_type = "article-journal"
-        for group, key in (("journal", "container-title"), ("volume", "volume"), ("issue", "issue")):
-            if journal.group(group):
-                entry.fields[key] = journal.group(group).strip()
+        for value, key in zip(journal, ("container-title", "volume", "issue"), strict=True):
+            if value:
+                entry.fields[key] = value.strip()
     elif text:
         entry.fields["publisher"] = text
 

@@ -34,9 +34,8 @@ _KINDS = (
     (re.compile(r"report|rapport", re.IGNORECASE), "report"),
     (re.compile(r"preprint|pré-publication|working paper|document de travail", re.IGNORECASE), "article"),
 )
-_BRACKETED = re.compile(r"[.,]?\s*⟨([^⟩]*)⟩")
 _HAL_ID = re.compile(r"^([a-z][a-z0-9]*-\d{8})(v\d+)?$")
-_PAGES = re.compile(r"[.,]?\s*pp?\.\s*([\w-]+)")
+_PAGES = re.compile(r"(?:[.,]\s*+|(?<!\s)\s++|)pp?\.\s*+([\w-]+)")  # spaces from their start: linear
 _JOURNAL = re.compile(
     r"^(?P<journal>.+?), (?P<year>(?:1[5-9]|20)\d\d)(?:, (?P<volume>[^,(]+?))?(?:\s*\((?P<issue>[^)]+)\))?$"
 )
@@ -44,9 +43,27 @@ _EVENT = re.compile(r"^(?P<event>.+?), (?P<date>(?:\w{3,9}\.? )?(?:1[5-9]|20)\d\
 _YEAR = re.compile(r"(?<!\d)((?:1[5-9]|20)\d\d)(?!\d)")
 
 
+def _bracketed(text: str) -> list[tuple[int, int, str]]:
+    """Where each ``⟨…⟩`` of ``text`` is, with the spaces and the ``.`` or ``,`` before it, and what
+    it holds: ``(start, end, value)``. One pass (a pattern would scan on from every ``⟨`` that
+    none closes)."""
+    found: list[tuple[int, int, str]] = []
+    done = 0
+    while (opening := text.find("⟨", done)) >= 0 and (closing := text.find("⟩", opening + 1)) >= 0:
+        start = opening
+        while start > done and text[start - 1].isspace():
+            start -= 1
+        if start > done and text[start - 1] in ".,":
+            start -= 1
+        found.append((start, closing + 1, text[opening + 1 : closing]))
+        done = closing + 1
+    return found
+
+
 def _identifiers(entry: Entry, text: str) -> str:
     """Take the identifiers HAL writes in angle brackets out of ``text``."""
-    for value in _BRACKETED.findall(text):
+    found = _bracketed(text)
+    for _, _, value in found:
         value = value.strip()
         key, colon, rest = value.partition(" : ")
         hal = _HAL_ID.match(value)
@@ -59,7 +76,11 @@ def _identifiers(entry: Entry, text: str) -> str:
                 entry.fields[key] = rest.strip()
             else:
                 entry.extra[f"hal:{key.lower()}"] = rest.strip()
-    return _BRACKETED.sub("", text).strip(" .,")
+    kept, done = [], 0
+    for start, end, _ in found:
+        kept.append(text[done:start])
+        done = end
+    return ("".join(kept) + text[done:]).strip(" .,")
 
 
 def _reference(entry: Entry, text: str, lang: str | None) -> None:
