@@ -141,6 +141,16 @@ def _math_only(text: str) -> bool:
     return math_only(text, _SPECIALS, _one_math_token)
 
 
+def _dollars_only(text: str) -> bool:
+    """Whether the only TeX in ``text``, in math or out, is its dollars (``A$$$$x``, ``$$ x $``).
+
+    Accelerator of :func:`bibconv.latex.decoder.general`, which gives such text back as written
+    (math verbatim, the rest plain text) where the regex pass gives up on a lone or empty ``$$``:
+    ``test_text_of_dollars_only_is_what_the_walker_gives`` in ``tests/latex/test_accelerators.py``.
+    """
+    return not any(special in text for special in _SPECIALS)
+
+
 def _one_math_token(math: str, after: str) -> bool:
     """Whether ``$math$`` is one ``math`` token: no backslash takes its closing ``$`` or a newline."""
     if math[-1] == "\\" and (len(math) - len(math.rstrip("\\"))) % 2:
@@ -153,7 +163,7 @@ def fast_decode(text: str) -> str | None:
 
     Accelerator of :func:`bibconv.latex.decoder.general`, held to it by
     ``tests/latex/test_accelerators.py`` (see the module docstring)."""
-    if "$" in text and _math_only(text):
+    if "$" in text and (_math_only(text) or _dollars_only(text)):
         return text
     parts: list[str] = []
     append = parts.append

@@ -69,9 +69,28 @@ def test_decode_equals_the_reference_on_generated_tex(text: str, markup: bool) -
 @settings(max_examples=300, deadline=None)
 @given(text=_TEX, markup=st.booleans())
 def test_the_math_only_shortcut_equals_the_regex_pass(text: str, markup: bool) -> None:
-    with mock.patch.object(fast, "_math_only", return_value=False):
-        slow = fast.fast_decode(text)
-    assert fast.fast_decode(text) == slow, text
+    with mock.patch.object(fast, "_dollars_only", return_value=False):
+        with mock.patch.object(fast, "_math_only", return_value=False):
+            slow = fast.fast_decode(text)
+        assert fast.fast_decode(text) == slow, text
+
+
+_DOLLARS = st.lists(
+    st.sampled_from(
+        ["$", "$$", "$$$", "a", "Ab", " ", "\n", "\n\n", "\t", "-", "'", "!", "?", "%", "é", "&", "<", ":"]
+    ),
+    max_size=16,
+).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=_DOLLARS, markup=st.booleans())
+def test_text_of_dollars_only_is_what_the_walker_gives(text: str, markup: bool) -> None:
+    """Runs of dollars, lone and empty ``$$`` among them, with text and no other TeX: as written."""
+    if not fast._dollars_only(text):
+        return
+    assert decoder.general(text) == text, text
+    assert latex._decode(text, markup) == reference(text, markup), text
 
 
 @settings(max_examples=300, deadline=None)
