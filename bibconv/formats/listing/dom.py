@@ -194,7 +194,7 @@ def _events(node: Any) -> Iterator[tuple[str, Any]]:
     """``("open"|"close", element)`` and ``("text", str)`` in document order, without recursion."""
     memory = page_memory()
     if memory is not None and (span := memory.span(node)) is not None:
-        return iter(memory.events[span[0] : span[1]])
+        return memory.events(*span)
     return walk(node)
 
 

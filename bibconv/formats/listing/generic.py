@@ -40,6 +40,7 @@ from bibconv.formats.listing.dom import (
 )
 from bibconv.formats.listing.headings import Outline, apply_outline, outlines
 from bibconv.formats.listing.memo import item_memory, one_item
+from bibconv.formats.listing.pagememory import page_memory
 from bibconv.model import Arxiv, Date
 
 __all__ = ["Hints", "block_entry", "listing_entries", "remove_chrome"]
@@ -147,7 +148,9 @@ def _reads_as_paper(node: Any) -> bool:
 
 def _groups(root: Any) -> Iterator[tuple[tuple[Any, ...], list[Any]]]:
     """Children of every element, by kind: ``(grandparent, parent, child)`` signatures."""
-    for parent in root.css("*"):
+    memory = page_memory()
+    elements = memory.elements(root) if memory is not None else None
+    for parent in root.css("*") if elements is None else elements:
         by_signature: dict[tuple[Any, ...], list[Any]] = {}
         for child in parent.iter():
             if child.tag in _ITEM_TAGS:

@@ -4,6 +4,7 @@ the page's events walked once, each element's text, and the facts computed about
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -30,22 +31,41 @@ BLOCK_TAGS = frozenset(_BLOCK_TAGS.split())
 
 def walk(node: Any) -> Iterator[tuple[str, Any]]:
     """``("open"|"close", element)`` and ``("text", str)`` under ``node`` in document order,
-    without recursion."""
-    stack: list[tuple[Any, bool]] = [(node, False)]
-    while stack:
-        current, closing = stack.pop()
-        if closing:
-            yield "close", current
+    without recursion: lexbor's own walk of the tree, each element closed once the walk has left it."""
+    nodes = node.traverse(include_text=True)
+    first = next(nodes, None)
+    if first is None or not _read(first.tag):
+        return
+    if first.tag == "-text":
+        yield "text", first.text(deep=False)
+        return
+    yield "open", first
+    opened, ids = [first], [first.mem_id]  # the elements open at this point of the walk, outermost first
+    passed: set[int] = set()  # elements not read (comments…), whose children are not read either
+    for current in nodes:
+        parent = current.parent.mem_id
+        if parent in passed:
+            passed.add(current.mem_id)
             continue
+        while ids[-1] != parent:
+            ids.pop()
+            yield "close", opened.pop()
         tag = current.tag
         if tag == "-text":
             yield "text", current.text(deep=False)
-            continue
-        if not tag or tag.startswith("-"):  # comments, and processing instructions (no tag)
-            continue
-        yield "open", current
-        stack.append((current, True))
-        stack.extend((child, False) for child in reversed(list(current.iter(include_text=True))))
+        elif not _read(tag):
+            passed.add(current.mem_id)
+        else:
+            yield "open", current
+            opened.append(current)
+            ids.append(current.mem_id)
+    while opened:
+        yield "close", opened.pop()
+
+
+def _read(tag: str | None) -> bool:
+    """Whether a node of this tag is read: elements and text, not comments or processing instructions."""
+    return bool(tag) and (tag == "-text" or not tag.startswith("-"))  # type: ignore[union-attr]
 
 
 class PageMemory:
@@ -55,37 +75,56 @@ class PageMemory:
 
     def __init__(self, root: Any | None) -> None:
         self.root = root
-        self.events: list[tuple[str, Any]] = []
+        self.kinds: list[str] = []  # the page's events: their kinds, and their elements or texts
+        self.values: list[Any] = []
         self.pieces: list[str] = []  # per event: its text, a space at a block's edges, else ""
-        self.spans: dict[int, tuple[int, int]] | None = None
+        self.starts: dict[int, int] | None = None  # by mem_id: where the element's events start
+        self.ends = array("q")  # per event: for an element's first, where its events end
         self.texts: dict[int, tuple[Any, str]] = {}
         self.facts: dict[tuple[Callable[[Any], Any], int], tuple[Any, Any]] = {}
         self.trees: list[Any] = []  # the trees added, kept while their elements are
 
+    def events(self, start: int, end: int) -> Iterator[tuple[str, Any]]:
+        """The events from ``start`` to ``end``, as :func:`walk` gives them."""
+        return zip(self.kinds[start:end], self.values[start:end], strict=True)
+
+    def elements(self, node: Any) -> list[Any] | None:
+        """The node and the elements under it, in document order (``None``: not on the page)."""
+        span = self.span(node)
+        if span is None:
+            return None
+        return [value for kind, value in self.events(*span) if kind == "open"]
+
     def span(self, node: Any, tree: Any | None = None) -> tuple[int, int] | None:
-        """Where the node's events are in :attr:`events`; ``None`` for a node not on the page.
+        """Where the node's events are (in :attr:`kinds`, :attr:`values`); ``None``: not on the page.
         With ``tree`` (made from the page's), its elements are walked with the page's."""
-        if self.spans is None:
-            self.spans = self._index(self.root) if self.root is not None else {}
+        if self.starts is None:
+            self.starts = {}
+            if self.root is not None:
+                self._index(self.root)
         if tree is not None and tree.root is not None:
             self.trees.append(tree)
-            self.spans.update(self._index(tree.root))
-        return self.spans.get(node.mem_id)
+            self._index(tree.root)
+        start = self.starts.get(node.mem_id)
+        return None if start is None else (start, self.ends[start])
 
-    def _index(self, root: Any) -> dict[int, tuple[int, int]]:
-        spans: dict[int, tuple[int, int]] = {}
-        opened: dict[int, int] = {}
+    def _index(self, root: Any) -> None:
+        assert self.starts is not None
+        starts, ends, kinds, values, pieces = self.starts, self.ends, self.kinds, self.values, self.pieces
+        opened: list[int] = []  # where each element open at this point of the walk starts
         for kind, value in walk(root):
+            ends.append(0)
             if kind == "text":
-                self.pieces.append(value)
+                pieces.append(value)
             else:
-                self.pieces.append(" " if value.tag in BLOCK_TAGS else "")
+                pieces.append(" " if value.tag in BLOCK_TAGS else "")
                 if kind == "open":
-                    opened[value.mem_id] = len(self.events)
+                    opened.append(len(kinds))
                 else:
-                    spans[value.mem_id] = (opened[value.mem_id], len(self.events) + 1)
-            self.events.append((kind, value))
-        return spans
+                    start = starts[value.mem_id] = opened.pop()
+                    ends[start] = len(kinds) + 1
+            kinds.append(kind)
+            values.append(value)
 
 
 _MEMORY: ContextVar[PageMemory | None] = ContextVar("bibconv_page_memory", default=None)
