@@ -133,6 +133,8 @@ def _rich(text: str) -> str:
 def _paragraphs(text: str) -> str:
     """An abstract: wraps collapsed, indented lines start paragraphs (joined with ``\\n``)."""
     text = text.strip()
+    if not text:  # no abstract (a feed's entries often have none)
+        return ""
     parts = _PARAGRAPH_RE.split(text) if _INDENT_RE.search(text) else [text]
     return "\n".join(p for p in (_rich(part) for part in parts) if p)
 
