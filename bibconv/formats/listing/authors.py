@@ -162,6 +162,17 @@ def _has_digit(text: str) -> bool:
     return not text.isascii() and any(map(str.isdigit, text))
 
 
+# More than 60 characters that no space, separator or "and" breaks: a piece no name is.
+_UNBROKEN = re.compile(r"[^\s,;&、，]{61,}")
+_AND = re.compile(r"\band\b")
+
+
+def _long_piece(text: str) -> bool:
+    """Whether one of the pieces :func:`looks_like_names` splits ``text`` into is too long for a name
+    whatever the other pieces are (found without splitting: a run that nothing splits)."""
+    return any("and" not in (run := m.group()) or not _AND.search(run) for m in _UNBROKEN.finditer(text))
+
+
 @per_item
 def looks_like_names(text: str) -> bool:
     """Whether ``text`` reads as an author list: short capitalised names, commas, ``and``."""
@@ -169,7 +180,7 @@ def looks_like_names(text: str) -> bool:
     if "'" in text or "’" in text:
         text = _ELISION.sub("", text)
     text = unicodedata.normalize("NFC", text)
-    if not text or len(text) > 4000 or _has_digit(text):
+    if not text or len(text) > 4000 or _has_digit(text) or _long_piece(text):
         return False
     words = text.split()
     if len({w.lower().strip(",;:") for w in words if w[:1].isupper()} & _TITLE_WORDS) >= 2:
