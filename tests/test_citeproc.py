@@ -159,7 +159,6 @@ MAINTITLE = (
     "volume-title, which the style does not print); bibconv's CSL-JSON has the volume's own title"
 )
 PART = "pandoc joins volume and part (7.2); the part is CSL's part, which the style does not print"
-SERIES_KEY = "pandoc prints biblatex's series keys (newseries, 3) as biblatex does (New series, 3rd series)"
 TIED = "pandoc's BibTeX reader joins words tied by ~ (5.2~nm): the style's title case leaves the unit alone"
 PERIODICAL = (
     "pandoc reads @periodical as an article of the issue (issuetitle as title, volume and number printed); "
@@ -167,27 +166,23 @@ PERIODICAL = (
 )
 CLASSIC_TYPE = (
     "classic BibTeX has no @patent, no @online: bibconv writes @misc (with the number, the URL as fields), "
-    "which pandoc reads as a document, without number, issue date or URL"
+    "which pandoc reads as a document, without number, issue date or URL (and with the location, which the "
+    "style does not print for a patent)"
 )
 CLASSIC_QUOTES = (
     "classic BibTeX's quotation marks (``…'') are characters for pandoc: it neither alternates the inner "
     "quotes nor keeps the case of the words quoted"
 )
 GOOGLE_BOOKS = "pandoc makes a URL of eprinttype googlebooks; bibconv keeps the eprint"
-# bibconv's CSL-JSON keeps in custom what CSL has no variable for (BibTeX's organization, howpublished,
-# booktitleaddon, biblatex's country keys); pandoc makes them the publisher or adds them to the container.
+# An entry's organization is its publisher only where it has none, as Zotero and citation-js read it
+# (the peer suite); BibTeX's styles print both (the organization as the sponsor).
 ORGANIZATION = (
-    "pandoc joins organization and publisher as the publisher; bibconv keeps organization in custom"
+    "pandoc joins organization and publisher as the publisher; bibconv's publisher is the publisher "
+    "(the organization, kept in custom, is the publisher only of an entry without one)"
 )
-HOWPUBLISHED = "pandoc reads howpublished as the publisher; bibconv keeps it in custom"
-ADDON = "pandoc adds booktitleaddon to the container title; bibconv keeps it in custom"
 BOOKTITLE = (
     "bibconv reads a whole book's booktitle as its container, as Zotero and Better BibTeX do (peer suite); "
     "pandoc ignores it, and Chicago prints it after the title"
-)
-COUNTRY = (
-    "biblatex's country keys (countryfr) in a patent's location are kept as written: pandoc prints them for "
-    "the @misc, the style no location for a patent"
 )
 
 PANDOC_ON_ENTRY: dict[str, dict[str, Known]] = {
@@ -198,13 +193,11 @@ PANDOC_ON_ENTRY: dict[str, dict[str, Known]] = {
         "article-crossref": Known(CROSSREF_CASE),
         "whole-set": Known(PREAMBLE),
         "whole-collection": Known(BOOKTITLE, styles=_D),
-        "booklet-full": Known(HOWPUBLISHED),
-        "misc-full": Known(HOWPUBLISHED),
         "manual-minimal": Known(MANUAL),
-        "manual-full": Known(MANUAL + "; " + ORGANIZATION),
+        "manual-full": Known(MANUAL),
         "inproceedings-full": Known(ORGANIZATION, styles=_D),
         "proceedings-full": Known(ORGANIZATION),
-        "whole-proceedings": Known(ORGANIZATION + "; " + BOOKTITLE),
+        "whole-proceedings": Known(BOOKTITLE, styles=_D),
         "mastersthesis-minimal": Known(NAME_BRACE, styles=_I),
         "mastersthesis-full": Known(NAME_BRACE, styles=_I),
     },
@@ -238,18 +231,15 @@ PANDOC_ON_ENTRY: dict[str, dict[str, Known]] = {
             ]
         },
         "coleridge": Known(MAINTITLE + "; " + PART),
-        "gillies": Known(SERIES_KEY, styles=_D),
-        "shore": Known(SERIES_KEY, styles=_D),
-        "reese": Known(SERIES_KEY, styles=_D),
-        "moraux": Known(ADDON),
-        "salam": Known(ADDON),
         "cms": Known(MANUAL),
         "murray": Known(TIED, styles=_D, dialects=_BIBLATEX),
         "jcg": Known(PERIODICAL, dialects=_BIBLATEX),
         "malinowski": Known(CLASSIC_LIST, dialects=_BIBTEX),
         "wilde": Known(CLASSIC_LIST + "; " + GOOGLE_BOOKS, dialects=_BIBTEX),
-        "almendro": Known(CLASSIC_TYPE + "; " + COUNTRY, dialects=_BIBTEX),
-        **{key: Known(CLASSIC_TYPE, dialects=_BIBTEX) for key in ["kowalik", "laufenberg", "sorace", "ctan"]},
+        **{
+            key: Known(CLASSIC_TYPE, dialects=_BIBTEX)
+            for key in ["almendro", "kowalik", "laufenberg", "sorace", "ctan"]
+        },
         "markey": Known(CLASSIC_TYPE, styles=_I, dialects=_BIBTEX),
         "spiegelberg": Known(CLASSIC_QUOTES, dialects=_BIBTEX),
         "nussbaum": Known(CLASSIC_QUOTES, styles=_D, dialects=_BIBTEX),

@@ -12,10 +12,12 @@ consumed, so they are not kept twice.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 
 from bibconv import csl, facts, latex
 from bibconv.arxiv import without_implied
+from bibconv.formats.bibtex import bibstrings
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.names import split_bibtex_names
 from bibconv.formats.bibtex.read_arxiv import PREPRINT_TYPES, arxiv_block, may_be_arxiv
@@ -32,9 +34,18 @@ from bibconv.formats.bibtex.read_values import (
 from bibconv.formats.bibtex.spellings import standard_fields
 from bibconv.model import Date, Name, Record
 from bibconv.registry import ReadContext
-from bibconv.subtitles import SUBTITLES, join
+from bibconv.subtitles import join, publisher_fields, title_parts
 
-__all__ = ["PREPRINT_TYPES", "build_record", "decode", "subtitle_text", "unbrace", "unprotect", "verbatim"]
+__all__ = [
+    "PREPRINT_TYPES",
+    "build_record",
+    "decode",
+    "publisher_from",
+    "subtitle_text",
+    "unbrace",
+    "unprotect",
+    "verbatim",
+]
 
 
 _YEAR_RE = re.compile(r"^\s*(-?\d{1,4})\s*$")
@@ -44,6 +55,7 @@ _DAY_RE = re.compile(r"\b(\d{1,2})\b")
 _KEYWORD_SPLIT_RE = re.compile(r"(?:(?<!\s)\s++)?[,;]\s*")  # spaces taken from their start only
 # bibconv's own ``csl-<variable>`` fields: lower-case name (as fields are read) → CSL variable.
 _CSL_VARS = {v.lower(): v for v in (*csl.TEXT_VARS, *csl.NUMBER_VARS, *csl.NAME_VARS, *csl.DATE_VARS)}
+_WEB = ("http://", "https://", "ftp://", "www.")
 _NEWLINES_RE = re.compile(r"(?<!\s)[^\S\r\n]*+[\r\n]\s*+")  # spaces around a line end, from their start
 
 
@@ -124,7 +136,11 @@ def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, c
         got.dates["issued"] = issued
     got.read_fields(fields, used, m.read_plan(entry), m.NUMBER_BY_TYPE.get(record_type, "number"))
     _genre(got.fields, entry, record_type)
+    for var in ("collection-title", "publisher-place"):  # biblatex's keys as the words it prints
+        if var in got.fields:
+            got.fields[var] = bibstrings.words(var, entry, got.fields[var])
     _join_subtitles(got.fields, got.extra, entry)
+    _publisher(got.fields, got.extra, entry)
     out = without_implied(got.fields, arxiv, record_type) if arxiv is not None else got.fields
     if not preprint and entry_type not in (
         m.entry_type(record_type, "bibtex"),
@@ -155,15 +171,33 @@ def _genre(fields: dict[str, str], entry: str, record_type: str) -> None:
 
 
 def _join_subtitles(fields: dict[str, str], extra: dict[str, object], entry: str) -> None:
-    """``title`` (and a book's or journal's ``container-title``) with its subtitle: ``Title: Subtitle``
-    (:mod:`bibconv.subtitles`); the subtitle fields stay in ``extra`` for the biblatex writer."""
-    for key, var in SUBTITLES.items():
+    """``title`` (and a book's or journal's ``container-title``) with its subtitle and addon:
+    ``Title: Subtitle. Addon`` (:mod:`bibconv.subtitles`); the fields stay in ``extra`` for the biblatex
+    writer."""
+    for part in title_parts(entry in m.JOURNAL_TYPES):
+        raw = extra.get(part.key)
+        if isinstance(raw, str) and part.variable in fields:
+            fields[part.variable] = join(fields[part.variable], subtitle_text(raw), part.punct)
+
+
+def _publisher(fields: dict[str, str], extra: dict[str, object], entry: str) -> None:
+    """An entry without a publisher is published by its ``organization`` or ``howpublished``
+    (:func:`publisher_from`); the field stays in ``extra`` for the writers."""
+    found = publisher_from(extra, entry) if "publisher" not in fields else None
+    if found is not None:
+        fields["publisher"] = found[1]
+
+
+def publisher_from(extra: Mapping[str, object], entry: str) -> tuple[str, str] | None:
+    r"""The kept field that is the publisher of an entry (lower-case type) without one, first present
+    first (:data:`bibconv.subtitles.PUBLISHERS`; a text that opens with a URL, ``\href{…}{https://…}``
+    too, is not a publisher): its ``extra`` key and text."""
+    for key in publisher_fields(entry):
         raw = extra.get(key)
-        if not isinstance(raw, str) or var not in fields:
-            continue
-        if (key == "bibtex:journalsubtitle") != (entry in m.JOURNAL_TYPES) and var == "container-title":
-            continue  # a journal's subtitle for an article, a book's for the others
-        fields[var] = join(fields[var], subtitle_text(raw))
+        web = isinstance(raw, str) and (m.is_url(raw) or plain(raw).lstrip().lower().startswith(_WEB))
+        if isinstance(raw, str) and not web and (text := decode(raw)):
+            return key, text
+    return None
 
 
 class _Read:

@@ -19,7 +19,9 @@ from dataclasses import replace
 
 from bibconv import facts, latex
 from bibconv.arxiv import parse_arxiv_id
+from bibconv.formats.bibtex import bibstrings
 from bibconv.formats.bibtex import table as m
+from bibconv.formats.bibtex.fields import publisher_from
 from bibconv.formats.bibtex.names import family_alone_is_literal, particle_is_von
 from bibconv.formats.bibtex.read_values import subtitle_text, unbrace, unprotect
 from bibconv.formats.bibtex.write_types import entry_type_for, read_type
@@ -27,7 +29,7 @@ from bibconv.languages import babel_name, to_bcp47
 from bibconv.latex.charset import needs_chars
 from bibconv.model import Date, Name, Record
 from bibconv.projection import arxiv_kept, edtf, names_kept, squash
-from bibconv.subtitles import SUBTITLES, split_off
+from bibconv.subtitles import kept_parts, take_off
 
 __all__ = ["project"]
 
@@ -60,12 +62,7 @@ def project(record: Record, dialect: str) -> Record:
     if arxiv is not None and found and found[0] == arxiv.id and found[1] in (None, arxiv.version or found[1]):
         arxiv = replace(arxiv, version=arxiv.version or found[1])  # a link to it may name its version
     extra = _extra(record)
-    for key, var in SUBTITLES.items():  # a subtitle the title holds is written in it (classic BibTeX)
-        raw = record.extra.get(key)
-        if not (isinstance(raw, str) and key in extra and var in record.fields):
-            continue
-        if dialect != "biblatex" or split_off(record.fields[var], subtitle_text(raw)) is None:
-            del extra[key]
+    _parts(record, fields, extra, dialect, entry)
     _kept_langid(fields, extra)
     if isinstance(record.extra.get(m.TEX_KEPT), dict):
         extra[m.TEX_KEPT] = record.extra[m.TEX_KEPT]  # read again from the fields written as they were
@@ -108,9 +105,29 @@ def _fields(record: Record, dialect: str, entry: str) -> dict[str, str]:
             fields[var] = "\n".join(p for p in (_tex(part, ascii) for part in value.split("\n")) if p)
         else:
             fields[var] = _tex(value, ascii)
+        fields[var] = bibstrings.words(var, entry, fields[var])  # biblatex's keys read as its words
         if not fields[var]:
             del fields[var]
     return fields
+
+
+def _parts(
+    record: Record, fields: dict[str, str], extra: dict[str, object], dialect: str, entry: str
+) -> None:
+    """The fields written apart (:mod:`bibconv.subtitles`): a subtitle or addon the title holds is
+    written in it (classic BibTeX, or biblatex where the title no longer ends with it); a kept
+    ``organization`` or ``howpublished`` is read back as the publisher it is, or of an entry without one."""
+    journal = entry in m.JOURNAL_TYPES
+    if dialect == "biblatex":
+        joined = take_off(dict(record.fields), record.extra, journal, subtitle_text)
+    else:
+        joined = kept_parts(record.fields, record.extra, journal)
+    for key in joined:
+        extra.pop(key, None)
+    found, kept = publisher_from(extra, entry), publisher_from(record.extra, entry)
+    publisher = record.fields.get("publisher")
+    if found is not None and (publisher is None or (kept is not None and publisher == kept[1])):
+        fields["publisher"] = found[1]
 
 
 def _kept_langid(fields: dict[str, str], extra: dict[str, object]) -> None:

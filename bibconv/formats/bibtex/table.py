@@ -63,6 +63,7 @@ __all__ = [
     "entry_type",
     "extra_field_ok",
     "index_for_writing",
+    "is_url",
     "own_kind",
     "read_plan",
     "safe_key",
@@ -107,7 +108,7 @@ def _is_language(raw: str) -> bool:
     return to_bcp47(raw) is not None
 
 
-def _is_url(raw: str) -> bool:
+def is_url(raw: str) -> bool:
     """A ``howpublished`` that is only a URL (``\\url{…}`` or bare)."""
     from bibconv.formats.bibtex.read_values import verbatim
 
@@ -149,7 +150,7 @@ ROWS: tuple[Row, ...] = (
     Row("series", "collection-title"),
     Row("doi", "DOI", "verbatim"),
     Row("url", "URL", "verbatim"),
-    Row("howpublished", "URL", "verbatim", writes=NOWHERE, accepts=_is_url),
+    Row("howpublished", "URL", "verbatim", writes=NOWHERE, accepts=is_url),
     Row("isbn", "ISBN", "verbatim"),
     Row("issn", "ISSN", "verbatim"),
     Row("pmid", "PMID", "verbatim"),

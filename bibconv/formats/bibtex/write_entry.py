@@ -5,9 +5,11 @@ the rules :mod:`bibconv.formats.bibtex.write` describes. Values are encoded by
 from __future__ import annotations
 
 from bibconv import facts
+from bibconv.formats.bibtex import bibstrings
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.commands import CITE_COMMANDS, SORT_HINTS
 from bibconv.formats.bibtex.faithful import as_read
+from bibconv.formats.bibtex.fields import publisher_from
 from bibconv.formats.bibtex.inherit import ALIASES
 from bibconv.formats.bibtex.read_values import subtitle_text
 from bibconv.formats.bibtex.safety import NEWLINES_RE, blocks, braces_ok, defined_by_blocks, safe
@@ -19,7 +21,7 @@ from bibconv.latex.allow import tex_allowed
 from bibconv.latex.case import PROTECT_MODES
 from bibconv.model import Date, Record
 from bibconv.registry import WriteContext
-from bibconv.subtitles import SUBTITLES, split_off
+from bibconv.subtitles import kept_parts, take_off
 
 __all__ = ["EntryBuilder", "entry_text"]
 
@@ -208,20 +210,20 @@ class EntryBuilder:
         if self.extended and record.type == "article" and "status" not in record.fields and not journal_doi:
             self.put_raw("pubstate", "prepublished")  # not for a paper a journal DOI says is out
 
-    def without_subtitles(self, record: Record) -> dict[str, str]:
-        """The record's fields, for biblatex each title that ends with its kept subtitle field without
-        it (the field is written as kept); classic BibTeX has no subtitle field: the title keeps it."""
+    def without_parts(self, record: Record, entry: str) -> dict[str, str]:
+        """The record's fields without what is written in fields of its own (:mod:`bibconv.subtitles`):
+        for biblatex each title without the kept subtitle or addon it ends with (classic BibTeX, with no
+        such fields, keeps them in the title); a publisher that a kept ``organization`` or
+        ``howpublished`` reads back as is left to that field."""
         fields = dict(record.fields)
-        self.joined = set()
-        for key, var in SUBTITLES.items():
-            raw = record.extra.get(key)
-            if not isinstance(raw, str) or var not in fields:
-                continue
-            head = split_off(fields[var], subtitle_text(raw)) if self.extended else None
-            if head is None:
-                self.joined.add(key)  # in the title only (or changed with it)
-            else:
-                fields[var] = head
+        journal = entry in m.JOURNAL_TYPES
+        if self.extended:
+            self.joined = take_off(fields, record.extra, journal, subtitle_text)
+        else:
+            self.joined = kept_parts(fields, record.extra, journal)
+        found = publisher_from(record.extra, entry)
+        if found is not None and fields.get("publisher") == found[1]:
+            del fields["publisher"]
         return fields
 
     def put_extras(self, record: Record) -> None:
@@ -321,9 +323,11 @@ class EntryBuilder:
             self.put_names(record, low)
         reads_as = read_type(record, entry)
         rows = m.writes_for(self.dialect, low)
-        fields = self.without_subtitles(record)
+        fields = self.without_parts(record, low)
         implied = m.IMPLIED_GENRES.get(low) if reads_as in ("thesis", "report") else None
         for var in number_order(record, reads_as):
+            if var not in fields:
+                continue  # written in a field of its own (without_parts)
             if var == "genre" and fields[var] == implied:
                 continue  # the entry type says it
             self.where = var
@@ -333,7 +337,8 @@ class EntryBuilder:
             if var == "language" and babel_name(fields[var]):  # a tag: babel's name in langid
                 self.put_raw("langid", babel_name(fields[var]) or "")
                 continue
-            self.put_variable(var, fields[var], rows, reads_as)
+            value = bibstrings.keys(var, low, fields[var]) if self.extended else fields[var]
+            self.put_variable(var, value, rows, reads_as)
         self.where = None
         self.put_dates(record, low)
         if record.keywords:

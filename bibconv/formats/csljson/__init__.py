@@ -7,8 +7,9 @@ parts, ``raw`` and ``literal`` dates are understood. Keys the schema does not kn
 back under ``custom``, so the output validates against the official schema and
 nothing is lost. Record data with no CSL variable travels under ``custom`` too:
 ``bibconv:arxiv`` (the whole arXiv block), ``bibconv:affiliations``, and ``extra``
-entries of other formats under their own keys (``bibtex:howpublished``; BibTeX's ``subtitle`` and
-``organization``, for which CSL has no variable, travel so). What the writer keeps, as code, is
+entries of other formats under their own keys (``bibtex:addendum``; BibTeX's ``subtitle`` and
+``howpublished`` travel so too, kept for BibTeX beside the title or publisher that holds their text:
+:mod:`bibconv.subtitles`). What the writer keeps, as code, is
 :func:`bibconv.projection.project`.
 
 This package streams the JSON (items of an array one by one, JSON lines, a broken item skipped to

@@ -37,7 +37,7 @@ from bibconv.latex import strip_markup
 from bibconv.memo import ROOM
 from bibconv.model import Date, Name, Record
 from bibconv.registry import EntryWriter, WriteContext, register
-from bibconv.subtitles import SUBTITLES
+from bibconv.subtitles import HELD
 
 __all__ = ["Projector", "RisWriter"]
 
@@ -191,8 +191,8 @@ class Projector:
             if key in (TY_KEY, DATE_INFO_KEY, facts.NOTE_KEY):
                 continue
             tag = extra_tag(key)
-            if tag is None and SUBTITLES.get(key) in record.fields:
-                continue  # the title holds it
+            if tag is None and HELD.get(key) in record.fields:
+                continue  # the title or the publisher holds it
             if tag is None:
                 self._warn(f"extra:{key}", f"RIS cannot hold {key!r}; dropped", record)
                 continue
