@@ -42,7 +42,15 @@ from bibconv.errors import Diagnostic, ParseError, ReadError, RemoteError
 from bibconv.model import Record, SourceSpan
 from bibconv.registry import ReadContext
 
-__all__ = ["DEFAULT_BASE_URL", "ENV_BASE_URL", "USER_AGENT", "fetch", "normalize_id", "read_id_list"]
+__all__ = [
+    "DEFAULT_BASE_URL",
+    "ENV_BASE_URL",
+    "USER_AGENT",
+    "fetch",
+    "is_web_address",
+    "normalize_id",
+    "read_id_list",
+]
 
 DEFAULT_BASE_URL = "https://export.arxiv.org/api/query"
 ENV_BASE_URL = "BIBCONV_ARXIV_API"
@@ -191,6 +199,14 @@ def _seconds(value: float) -> str:
     return f"{value:.1f} s" if value < 10 else f"{value:.0f} s"
 
 
+def is_web_address(url: str) -> bool:
+    """Whether ``url`` is a well-formed ``http`` or ``https`` address."""
+    try:
+        return urllib.parse.urlsplit(url).scheme in ("http", "https")
+    except ValueError:  # an unclosed "[" in its host, say
+        return False
+
+
 def _query_url(base_url: str, batch: list[str]) -> str:
     query = urllib.parse.urlencode({"id_list": ",".join(batch), "max_results": len(batch)}, safe=",/")
     return f"{base_url}{'&' if '?' in base_url else '?'}{query}"
@@ -239,7 +255,7 @@ def fetch(
     notes: list[Diagnostic] = diagnostics if diagnostics is not None else []
     wanted = _unique_ids(ids, strict, notes)
     base = base_url or os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL
-    if urllib.parse.urlsplit(base).scheme not in ("http", "https"):
+    if not is_web_address(base):
         raise ValueError(f"the arXiv API address must be an http(s) URL, not {base!r}")
     client = _Client(delay, retries, user_agent, timeout, max_wait, notify)
     options = {"arxiv_date": arxiv_date}

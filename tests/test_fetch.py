@@ -442,6 +442,9 @@ def test_cli_usage_errors() -> None:
     )
     assert bad_url.exit_code == 2
     assert "not an http(s) URL" in bad_url.output
+    unclosed = runner.invoke(main, ["fetch", "1111.2011v2", "-t", "csljson", "--base-url", "http://[::1/api"])
+    assert (unclosed.exit_code, unclosed.exception) == (2, None) or isinstance(unclosed.exception, SystemExit)
+    assert "not an http(s) URL" in unclosed.output
 
 
 def test_cli_writes_arxivs_own_bibtex_form(api: Api) -> None:

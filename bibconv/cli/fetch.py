@@ -106,16 +106,15 @@ def fetch(
       bibconv fetch --from-file ids.txt -o refs.json
       bibconv fetch https://arxiv.org/abs/2104.12255v1 -t ris
     """
-    from urllib.parse import urlsplit
 
-    from bibconv.fetch import DEFAULT_BASE_URL
+    from bibconv.fetch import DEFAULT_BASE_URL, is_web_address
     from bibconv.fetch import fetch as fetch_records
     from bibconv.registry import WriteContext, get_writer
 
     target = target_format(to, output)
     words = _identifiers(ids, from_files)
     base = base_url or DEFAULT_BASE_URL
-    if urlsplit(base).scheme not in ("http", "https"):
+    if not is_web_address(base):
         raise click.BadParameter(f"{base!r} is not an http(s) URL", param_hint="--base-url")
     writer = get_writer(target)
     ctx = WriteContext(diagnostics=run.diagnostics)

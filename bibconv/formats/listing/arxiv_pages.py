@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs
 
 from bibconv.dates import parse_date, search_date
 from bibconv.formats.listing.common import Entry, clean_space, plain_name
-from bibconv.formats.listing.dom import absolute, rich_of, text_of
+from bibconv.formats.listing.dom import absolute, rich_of, text_of, url_parts
 from bibconv.model import Arxiv, Date, Name
 from bibconv.registry import ReadContext
 
@@ -72,7 +72,8 @@ def arxiv_names(links: list[Any]) -> tuple[Name, ...]:
         if not shown:
             continue
         name = parse_name(shown)
-        query = parse_qs(urlparse(link.attributes.get("href") or "").query).get("query", [""])[0]
+        parts = url_parts(link.attributes.get("href") or "")
+        query = parse_qs(parts.query).get("query", [""])[0] if parts is not None else ""
         family = query.split(",")[0].strip() if "," in query else ""
         folded, family_folded = unidecode(shown).lower(), unidecode(family).lower()
         if (

@@ -18,7 +18,7 @@ import codecs
 import re
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import SplitResult, urljoin, urlsplit
 
 from bibconv.formats.listing.common import clean_space
 from bibconv.formats.listing.pagememory import (
@@ -49,6 +49,7 @@ __all__ = [
     "remembered_texts",
     "rich_of",
     "text_of",
+    "url_parts",
 ]
 
 _PRESCAN = 4096
@@ -318,5 +319,16 @@ def absolute(href: str | None, base: str | None) -> str | None:
     href = href.strip()
     if href.startswith(("javascript:", "mailto:", "#", "data:")):
         return None
-    joined = urljoin(base, href) if base else href
+    try:
+        joined = urljoin(base, href) if base else href
+    except ValueError:  # not a URL: an unclosed "[" in its host, say
+        return None
     return joined if joined.startswith(("http://", "https://")) else None
+
+
+def url_parts(url: str) -> SplitResult | None:
+    """``url`` split into its parts; ``None`` when a page's text is no URL (``urlsplit`` refuses it)."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None

@@ -16,7 +16,6 @@ import importlib
 import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
-from urllib.parse import urlsplit
 
 from bibconv.formats.listing.common import Entry
 from bibconv.model import Name
@@ -89,7 +88,10 @@ class Page:
     @property
     def host(self) -> str:
         """The host of the page's own address (``<base>``, canonical link, ``og:url``), or ``""``."""
-        return (urlsplit(self.base).hostname or "").lower() if self.base else ""
+        from bibconv.formats.listing.dom import url_parts
+
+        parts = url_parts(self.base) if self.base else None
+        return (parts.hostname or "").lower() if parts is not None else ""
 
     def on(self, *hosts: str) -> bool:
         """Whether the page's address is on one of ``hosts`` (or a subdomain of one)."""

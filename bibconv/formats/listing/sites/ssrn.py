@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 from typing import Any, ClassVar
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
 from bibconv.dates import parse_date
 from bibconv.formats.listing.common import Entry, authors_from_text, clean_space
-from bibconv.formats.listing.dom import text_of
+from bibconv.formats.listing.dom import text_of, url_parts
 from bibconv.formats.listing.sites import Item, Page, claimed_by, person, site, without_final_period
 from bibconv.registry import ReadContext
 
@@ -29,7 +29,8 @@ _LABELED = re.compile(r"^(Number of pages|Posted|Last Revised|Date Written|Downl
 
 
 def _abstract_id(href: str) -> str | None:
-    query = parse_qs(urlsplit(href).query)
+    parts = url_parts(href)
+    query = parse_qs(parts.query) if parts is not None else {}
     values = query.get("abstract_id") or query.get("abstractid")
     return values[0] if values and values[0].isdigit() else None
 
