@@ -20,50 +20,103 @@ _TRAIL_RE = re.compile("[" + re.escape(_TRAIL_CHARS) + "]+$")
 _LEAD_RE = re.compile(r"^[(\['\"]+")
 _CONTROL_END_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z]+$")
 # A control word as the decoder (pylatexenc) reads one: any letters, ``\OEAÉ`` too.
-_MACRO_TAIL_RE = re.compile(r"(?<!\\)(?:\\\\)*\\([^\W\d_]+)(?:\{[^{}]*\}|\[[^\[\]]*\])*$")
+# It opens with the backslash, then looks behind it (a pattern that opens with a lookbehind is tried at
+# every character, this one only at backslashes): the same matches as ``(?<!\\)(?:\\\\)*\\(…)``.
+_MACRO_TAIL_RE = re.compile(r"\\(?<!\\\\)(?:\\\\)*([^\W\d_]+)(?:\{[^{}]*\}|\[[^\[\]]*\])*$")
+
+
+# What _scan_word stops at: a run of what changes nothing, a backslash, a dollar, a brace. Control
+# symbols change nothing (a backslash and an ASCII character that is not a letter: ``\{``, ``\\``);
+# outside math, neither do a lower-case control word with an empty group (``\textbackslash{}``) and
+# a group of one (``{\textbraceleft}``, ``{\i}``): none of them is a letter BibTeX changes. The runs are
+# possessive: a greedy one keeps a way back for each of its steps (300 MB for a million).
+_SYMBOL = r"\\[\x00-@\[-`{-\x7f]"
+_SCAN_STOP_RE = re.compile(rf"(?P<inert>(?:{_SYMBOL})++)|[\\${{}}]")
+_SCAN_TEXT_STOP_RE = re.compile(rf"(?P<inert>(?:{_SYMBOL}|\\[a-z]+\{{\}}|\{{\\[a-z]+\}})++)|[\\${{}}]")
+_NAME_RE = re.compile(r"[^\W\d_]*")  # every letter (str.isalpha) and a few other characters
+
+
+class _Letters:
+    """The letters _scan_word has counted: how many, how many capitals (up to two), the first one's place."""
+
+    __slots__ = ("count", "first_upper", "uppers")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.uppers = 0
+        self.first_upper = -1
+
+    def upper(self) -> None:
+        if not self.uppers:
+            self.first_upper = self.count
+        self.uppers += 1
+        self.count += 1
+
+    def text(self, text: str) -> None:
+        """The letters of ``text`` (which holds no backslash, dollar or brace)."""
+        if text.isalpha() and (text.islower() or self.uppers > 1):
+            self.count += len(text)
+            return
+        for ch in text:
+            if ch.isalpha():
+                if ch.isupper():
+                    self.upper()
+                else:
+                    self.count += 1
 
 
 def _scan_word(word: str) -> tuple[bool, bool, bool]:
-    """(has changeable uppercase, first changeable letter is uppercase and first, has depth-0 text)."""
+    """(has changeable uppercase, first changeable letter is uppercase and first, has depth-0 text).
+
+    From stop to stop of :data:`_SCAN_STOP_RE`, the text between them counted by :class:`_Letters`:
+    the same answer as a walk of each character (``test_the_word_scan_equals_a_character_walk`` in
+    ``tests/latex/test_accelerators.py``), without a step per character."""
     depth = 0
     special = False
-    i = 0
-    upper_positions: list[int] = []
-    letters = 0
+    letters = _Letters()
     in_math = False
-    while i < len(word):
-        ch = word[i]
+    i, n = 0, len(word)
+    while i < n:
+        m = (_SCAN_STOP_RE if in_math else _SCAN_TEXT_STOP_RE).search(word, i)
+        stop = n if m is None else m.start()
+        if stop > i and (depth == 0 or special):
+            letters.text(word[i:stop])
+        if m is None:
+            break
+        if m.lastgroup == "inert":
+            i = m.end()
+            continue
+        ch = word[stop]
         if ch == "\\":
-            j = i + 1
-            while j < len(word) and word[j].isalpha():
-                j += 1
-            name = word[i + 1 : j]
+            j = _NAME_RE.match(word, stop + 1).end()  # type: ignore[union-attr]
+            name = word[stop + 1 : j]
+            if not name.isalpha():
+                j = stop + 1
+                while j < n and word[j].isalpha():
+                    j += 1
+                name = word[stop + 1 : j]
             # BibTeX lowercases a control word at depth 0 as plain letters; inside a special
             # character only the foreign-letter commands (\AE, \OE, \O, \L, \AA) change.
             changes = depth == 0 or (special and name in _FOREIGN_UPPER)
-            if changes and any(c.isupper() for c in name):
-                upper_positions.append(letters)
-                letters += 1
+            if changes and name and not name.islower() and any(c.isupper() for c in name):
+                letters.upper()
             elif in_math and name:  # a symbol in math is a letter of the word (``$\omega$Test``)
-                letters += 1
-            i = max(j, i + 2)
+                letters.count += 1
+            i = max(j, stop + 2)
             continue
         if ch == "$" and depth == 0:
             in_math = not in_math
         elif ch == "{":
             if depth == 0:
-                special = word[i + 1 : i + 2] == "\\"
+                special = word[stop + 1 : stop + 2] == "\\"
             depth += 1
         elif ch == "}":
             depth -= 1
             if depth == 0:
                 special = False
-        elif ch.isalpha() and (depth == 0 or (depth >= 1 and special)):
-            if ch.isupper():
-                upper_positions.append(letters)
-            letters += 1
-        i += 1
-    return bool(upper_positions), upper_positions[:1] == [0] and len(upper_positions) == 1, letters > 0
+        i = stop + 1
+    has_upper = letters.uppers > 0
+    return has_upper, letters.uppers == 1 and letters.first_upper == 0, letters.count > 0
 
 
 _FOREIGN_UPPER = frozenset({"AE", "OE", "O", "L", "AA", "DH", "TH", "NG", "DJ"})
@@ -192,6 +245,11 @@ def _letters_only(word: str) -> bool:
 def _ends_in_unknown_macro(piece: str) -> bool:
     if "\\" not in piece:
         return False
+    if piece[-1] not in "}]":  # no group at the end: the macro's name is the letters that end it
+        start = len(piece) - _NAME_RE.match(piece[::-1]).end()  # type: ignore[union-attr]
+        before = piece[:start]
+        run = len(before) - len(before.rstrip("\\"))  # the backslashes before the name: an odd run
+        return start < len(piece) and run % 2 == 1 and not is_known_macro(piece[start:])
     m = _MACRO_TAIL_RE.search(piece)
     return m is not None and not is_known_macro(m[1])  # a known one takes no group
 

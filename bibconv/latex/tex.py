@@ -37,7 +37,7 @@ __all__ = [
     "walk",
 ]
 
-_TEX_BRACE_RE = re.compile(r"\\.|[{}$]", re.S)
+_TEX_BRACE_RE = re.compile(r"(?:\\.)++|[{}$]", re.S)  # a run of escapes is one match: it changes nothing
 _BRACE_RE = re.compile(r"[{}]")
 _TEX_GROUP_RE = re.compile(r"\\.|[{}]", re.S)
 # What nesting counts, without a step per character: the escapes that hide a brace or a backslash
@@ -52,6 +52,11 @@ _TEX_OPTION_RE = re.compile(r"\\.|[{}\]]", re.S)
 def walk(text: str, depth: int = 0) -> tuple[int, int, int]:
     """Walk ``text`` from brace depth ``depth`` by TeX's rules: the depth it ends at, the lowest depth
     it reaches, and how many unescaped ``$`` it holds at depth 0."""
+    if "$" not in text:  # the depths as a running sum of the braces, as nesting counts them
+        unescaped = _BRACE_ESCAPE_RE.sub("", text) if "\\" in text else text
+        braces = unescaped.encode("utf-8", "surrogatepass").translate(None, _ALL_BUT_BRACES)
+        lowest = min(accumulate(map(_BRACE_STEP.__getitem__, braces), initial=depth))
+        return depth + braces.count(b"{") - braces.count(b"}"), lowest, 0
     lowest = depth
     dollars = 0
     for m in _TEX_BRACE_RE.finditer(text):

@@ -6,6 +6,7 @@ shortcuts against its word walk; the brace walks against character loops."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from unittest import mock
 
@@ -352,3 +353,93 @@ def test_the_case_shortcuts_equal_the_word_walk_on_the_real_values() -> None:
     for title in titles:
         for mode in ("acronyms", "all"):
             assert latex.protect_case(title, mode) == _protected_by_the_walk(title, mode), title
+
+
+def _scan_word_by_characters(word: str) -> tuple[bool, bool, bool]:
+    """What :func:`bibconv.latex.case._scan_word` must give: a walk of each character."""
+    depth, special, in_math, letters = 0, False, False, 0
+    upper_positions: list[int] = []
+    i = 0
+    while i < len(word):
+        ch = word[i]
+        if ch == "\\":
+            j = i + 1
+            while j < len(word) and word[j].isalpha():
+                j += 1
+            name = word[i + 1 : j]
+            changes = depth == 0 or (special and name in case._FOREIGN_UPPER)
+            if changes and any(c.isupper() for c in name):
+                upper_positions.append(letters)
+                letters += 1
+            elif in_math and name:
+                letters += 1
+            i = max(j, i + 2)
+            continue
+        if ch == "$" and depth == 0:
+            in_math = not in_math
+        elif ch == "{":
+            if depth == 0:
+                special = word[i + 1 : i + 2] == "\\"
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                special = False
+        elif ch.isalpha() and (depth == 0 or (depth >= 1 and special)):
+            if ch.isupper():
+                upper_positions.append(letters)
+            letters += 1
+        i += 1
+    return bool(upper_positions), upper_positions[:1] == [0] and len(upper_positions) == 1, letters > 0
+
+
+_WORD_PIECES = [
+    *("a", "B", "Ab", "aB", "AB", "é", "É", "ß", "Ǆ", "中", "²", "½", "Ⅰ", "0", "-", ":", "x²", " ", "_"),
+    *("{", "}", "$", "\\", "\\\\", "\\{", "\\}", "\\$", "\\(", "\\textbackslash{}", "\\'E", "\\'e", "\\OE"),
+    *("\\AE", "\\o", "\\L", "\\foo", "\\Foo", "\\é", "\\É", "\\x²", "\\–", "\\omega", "\\ss", "{\\", "\\1"),
+    *(
+        "{\\textbraceleft}",
+        "\\textbackslash{}",
+        "{\\i}",
+        "{\\O}",
+        "{\\ab}c",
+        "\\ab{}",
+        "\\ab{}c",
+        "{\\aB}",
+        "{}",
+    ),
+]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_WORD_PIECES), max_size=14).map("".join))
+def test_the_word_scan_equals_a_character_walk(word: str) -> None:
+    assert case._scan_word(word) == _scan_word_by_characters(word), word
+
+
+_OLD_MACRO_TAIL_RE = re.compile(r"(?<!\\)(?:\\\\)*\\([^\W\d_]+)(?:\{[^{}]*\}|\[[^\[\]]*\])*$")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([*_WORD_PIECES, "[", "]", "[x]", "{x}", "\\foo{x}", "\\foo[y]{z}"]), max_size=12
+    ).map("".join)
+)
+def test_the_macro_tail_pattern_finds_what_its_lookbehind_form_finds(word: str) -> None:
+    new, old = case._MACRO_TAIL_RE.search(word), _OLD_MACRO_TAIL_RE.search(word)
+    assert (new and (new.span(), new[1])) == (old and (old.span(), old[1])), word
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([*_WORD_PIECES, "[", "]", "[x]", "{x}", "\\foo{x}", "\\foo[y]{z}"]), max_size=12
+    ).map("".join)
+)
+def test_the_unknown_macro_end_is_what_the_pattern_finds(word: str) -> None:
+    if "\\" not in word:
+        return
+    m = _OLD_MACRO_TAIL_RE.search(word)
+    expected = m is not None and not case.is_known_macro(m[1])
+    assert case._ends_in_unknown_macro(word) == expected, word
