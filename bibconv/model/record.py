@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Any
 
 from bibconv.model.date import Date
@@ -183,8 +184,10 @@ class Record:
         ``container_title=…``, ``author=[Name(…)]``, ``issued="2020-05"``; ``None`` removes one) changed."""
         if type(self) is Record and changes.keys() <= _AS_GIVEN:  # nothing to freeze: copy the slots
             copy = object.__new__(Record)
-            for name in Record.__slots__:
-                object.__setattr__(copy, name, changes[name] if name in changes else getattr(self, name))
+            for put, value in zip(_SLOT_SETTERS, _slot_values(self), strict=True):
+                put(copy, value)
+            for name, value in changes.items():
+                object.__setattr__(copy, name, value)
             return copy
         return replace(self, **changes)
 
@@ -200,6 +203,12 @@ class Record:
         from bibconv.csl.items import record_from_csl
 
         return record_from_csl(item)
+
+
+_slot_values = attrgetter(*Record.__slots__)
+"""A record's slots in order, read at once."""
+_SLOT_SETTERS = tuple(getattr(Record, name).__set__ for name in Record.__slots__)
+"""What :meth:`Record.replace` sets each slot of its copy with (the slot itself: no attribute lookup)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,7 +234,7 @@ class _Read:
             self.affiliate(name, raw)
 
     def read_field(
-        self, name: str, raw: str, row: m.Row | None, winners: dict[str, str | None], number_var: str
+        self, name: str, raw: str, row: m.Row | None, winners: Mapping[str, str | None], number_var: str
     ) -> bool:
         """Read one field through its row (or as bibconv's ``csl-<variable>``); False: keep it in extra."""
         if row is None:

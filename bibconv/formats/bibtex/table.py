@@ -19,9 +19,11 @@ checked when this module is imported.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from dataclasses import field as _field
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Literal
 
 from bibconv import csl
@@ -206,10 +208,21 @@ class ReadPlan:
 
     fields: dict[str, Row]
     contested: dict[str, tuple[Row, ...]]
+    contested_fields: frozenset[str] = _field(init=False, repr=False, compare=False)
+    """The fields of the contested rows: an entry with none of them has no winner to find."""
+    nobody: Mapping[str, str | None] = _field(init=False, repr=False, compare=False)
+    """Every contested variable → ``None``: the winners of such an entry."""
 
-    def winners(self, present: dict[str, str]) -> dict[str, str | None]:
+    def __post_init__(self) -> None:
+        rows = self.contested.values()
+        object.__setattr__(self, "contested_fields", frozenset(row.field for group in rows for row in group))
+        object.__setattr__(self, "nobody", MappingProxyType(dict.fromkeys(self.contested)))
+
+    def winners(self, present: dict[str, str]) -> Mapping[str, str | None]:
         """Contested variable → the field that holds it (the first row whose field is present and
         accepts its value), or ``None``."""
+        if present.keys().isdisjoint(self.contested_fields):
+            return self.nobody
         out: dict[str, str | None] = dict.fromkeys(self.contested)
         for variable, rows in self.contested.items():
             for row in rows:
