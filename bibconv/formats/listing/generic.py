@@ -174,7 +174,7 @@ def _columns(rows: list[Any]) -> dict[int, str]:
     table = _table_of(rows[0])
     if table is None:
         return {}
-    for row in table.css("tr"):
+    for row in (node for node in table.traverse() if node.tag == "tr"):  # lazily: the rows above the first
         if row.mem_id == rows[0].mem_id:
             break
         cells = row.css("th, td")
