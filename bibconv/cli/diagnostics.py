@@ -42,16 +42,34 @@ class Printer:
         self.started = time.monotonic()
 
     def show(self, diagnostic: Diagnostic) -> None:
+        self.show_all([diagnostic])
+
+    def show_all(self, diagnostics: list[Diagnostic]) -> None:
+        """Settle ``diagnostics`` in turn; the lines they print are written 10,000 at a time (a write
+        for each of 300,000 errors took a third of the time of reading them)."""
+        lines: list[str] = []
+        for diagnostic in diagnostics:
+            line = self._settle(diagnostic)
+            if line is not None:
+                lines.append(line)
+                if len(lines) == 10_000:
+                    click.echo("\n".join(lines), err=True)
+                    lines.clear()
+        if lines:
+            click.echo("\n".join(lines), err=True)
+
+    def _settle(self, diagnostic: Diagnostic) -> str | None:
+        """Count and report ``diagnostic``; the line it prints, if any."""
         self.severities[diagnostic.severity] += 1
         if self.report is not None:
             self.report.write(json.dumps(_as_json(diagnostic), ensure_ascii=False) + "\n")
         if diagnostic.severity == "error":
-            click.echo(str(diagnostic), err=True)
-            return
+            return str(diagnostic)
         kind = kind_of(diagnostic)
         self.kinds[kind] += 1
         if not self.quiet and (self.verbose or self.kinds[kind] <= SHOWN_PER_KIND):
-            click.echo(str(diagnostic), err=True)
+            return str(diagnostic)
+        return None
 
     def closing_lines(self, skipped: int, counts: tuple[int, int] | None = None) -> list[str]:
         """The count of each kind not all shown, then the summary line (records read and written

@@ -51,7 +51,7 @@ class Run:
             if diag.severity == "error":
                 self.failed = True
                 self.errors += 1
-            self.printer.show(diag)
+        self.printer.show_all(self.diagnostics)
         self.diagnostics.clear()
 
     def closing_lines(self) -> list[str]:
