@@ -65,9 +65,11 @@ class Printer:
             self.report.write(json.dumps(_as_json(diagnostic), ensure_ascii=False) + "\n")
         if diagnostic.severity == "error":
             return str(diagnostic)
+        if self.quiet:  # neither shown nor counted by kind: no summary follows
+            return None
         kind = kind_of(diagnostic)
         self.kinds[kind] += 1
-        if not self.quiet and (self.verbose or self.kinds[kind] <= SHOWN_PER_KIND):
+        if self.verbose or self.kinds[kind] <= SHOWN_PER_KIND:
             return str(diagnostic)
         return None
 
