@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 _TEX_BRACE_RE = re.compile(r"(?:\\.)++|[{}$]", re.S)  # a run of escapes is one match: it changes nothing
-_BRACE_RE = re.compile(r"[{}]")
+_CLOSING_RUN_RE = re.compile(r"\}+")
 _TEX_GROUP_RE = re.compile(r"\\.|[{}]", re.S)
 # What nesting counts, without a step per character: the escapes that hide a brace or a backslash
 # taken out (any other escape hides neither), then every byte but the braces (UTF-8 keeps ASCII as is).
@@ -150,14 +150,16 @@ def bibtex_group_end(text: str, start: int) -> int | None:
     """
     depth = 1
     pos = start
-    while True:  # from one ``}`` to the next only ``{`` come between: counting them gives the depth
+    while True:  # from one run of ``}`` to the next only ``{`` come between: counting them gives the depth
         close = text.find("}", pos)
         if close < 0:
             return None
-        depth += text.count("{", pos, close) - 1
-        if depth == 0:
-            return close + 1
-        pos = close + 1
+        depth += text.count("{", pos, close)
+        run = _CLOSING_RUN_RE.match(text, close).end() - close  # type: ignore[union-attr]
+        if depth <= run:
+            return close + depth
+        depth -= run
+        pos = close + run
 
 
 def splitter_group_end(text: str, start: int) -> int | None:
@@ -182,13 +184,12 @@ def balanced(text: str, *, bibtex: bool = False) -> bool:
     character), or with ``bibtex=True`` by BibTeX's (every brace counts)."""
     if "{" not in text and "}" not in text:
         return True
-    if bibtex:
-        depth = 0
-        for m in _BRACE_RE.finditer(text):
-            depth += 1 if m[0] == "{" else -1
-            if depth < 0:
-                return False
-        return depth == 0
+    if bibtex:  # the depths as a running sum of the braces
+        braces = text.encode("utf-8", "surrogatepass").translate(None, _ALL_BUT_BRACES)
+        return (
+            braces.count(b"{") == braces.count(b"}")
+            and min(accumulate(map(_BRACE_STEP.__getitem__, braces))) >= 0
+        )
     end, lowest, _ = walk(text)
     return end == 0 and lowest == 0
 

@@ -63,10 +63,10 @@ def _split_depth0(text: str, sep: re.Pattern[str]) -> list[str]:
     start = 0
     for m in _scanner(sep).finditer(text):
         piece = m[0]
-        if piece == "{":
-            depth += 1
-        elif piece == "}":
-            depth = max(depth - 1, 0)
+        if piece[0] == "{":
+            depth += len(piece)
+        elif piece[0] == "}":
+            depth = max(depth - len(piece), 0)  # one step at a time, none below 0: the same
         elif piece[0] != "\\" and depth == 0:
             parts.append(text[start : m.start()])
             start = m.end()
@@ -77,7 +77,7 @@ def _split_depth0(text: str, sep: re.Pattern[str]) -> list[str]:
 @lru_cache(maxsize=8)
 def _scanner(sep: re.Pattern[str]) -> re.Pattern[str]:
     """Escapes, braces and ``sep`` in one pattern, leftmost first, as a left-to-right scan finds them."""
-    return re.compile(rf"\\.|[{{}}]|(?:{sep.pattern})", re.S | sep.flags)
+    return re.compile(rf"\\.|\{{++|\}}++|(?:{sep.pattern})", re.S | sep.flags)  # runs of braces at once
 
 
 def _wholly_braced(text: str) -> bool:
@@ -363,8 +363,6 @@ def format_bibtex_name(
     if extended and (biber_refuses(text) or family_alone_is_literal(name)):
         return _extended(name, encode)  # biber reads it exactly (it skips the comma form, or reads a literal)
     return text
-
-
 
 
 def _comma_form(name: Name, encode: Callable[[str], str], particle: str | None) -> str:
