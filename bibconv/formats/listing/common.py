@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bibconv import facts
+from bibconv.arxiv import as_published, without_implied
 from bibconv.dates import parse_date, search_date
 from bibconv.facts import MORE_AUTHORS_NOTE, TRUNCATED_NOTE
 from bibconv.formats.listing.authors import author_list, authors_from_text, looks_like_names
 from bibconv.formats.listing.memo import per_item
 from bibconv.formats.listing.values import clean_space, plain_name, rich_text, tex_ligatures
+from bibconv.languages import to_bcp47
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
 
 __all__ = [
@@ -126,9 +128,6 @@ class Entry:
 
     def to_record(self, origin: SourceSpan | None) -> Record:
         """The canonical record; a cut abstract is kept as shown and noted (:mod:`bibconv.facts`)."""
-        from bibconv.arxiv import as_published, without_implied
-        from bibconv.languages import to_bcp47
-
         fields: dict[str, str] = dict(self.fields)
         arxiv = self.arxiv is not None
         title = self.title if self.title_is_rich else rich_text(self.title, tex=arxiv)
