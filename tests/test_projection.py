@@ -299,3 +299,19 @@ def test_a_key_bibtex_cannot_hold_is_written_and_projected_alike() -> None:
         assert text.startswith("@book{a_b,")
         (again,) = bibconv.read(text, "bibtex")
         assert again.id == "a_b" == project(record, dialect).id
+
+
+def test_an_electronic_article_without_journal_is_a_preprint_both_ways() -> None:
+    """``TY  - EJOUR`` with an arXiv id and no journal reads as a preprint, and the projection says so."""
+    record = Record(
+        type="article",
+        id=None,
+        fields={"abstract": "Quantum", "URL": "https://arxiv.org/abs/0701.00001"},
+        names={"author": (Name(literal="World Health Organization"),)},
+        arxiv=Arxiv(id="0701.00001"),
+        extra={"ris:TY": "EJOUR"},
+    )
+    back = roundtrip(record, "ris")
+    assert back is not None
+    assert back.type == "article"
+    assert back == projected(record, "ris")

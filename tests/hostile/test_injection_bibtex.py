@@ -19,9 +19,11 @@ from tests.hostile._hostile_text import hostile_records
 from tests.hostile._support import assert_confined, run_cli
 from tests.tools import require_tool
 
-# Control words that read or write files, run programs or redefine TeX, as a TeX run would see them.
+# Control words that read or write files, run programs or redefine TeX, as a TeX run would see them:
+# a backslash that an escaping backslash before it (``\\input``: a line break, then letters) does not
+# take.
 UNSAFE = re.compile(
-    r"\\(?:input|include|openin|openout|read|write|immediate|def|edef|gdef|catcode|csname|special)"
+    r"(?<!\\)(?:\\\\)*\\(?:input|include|openin|openout|read|write|immediate|def|edef|gdef|catcode|csname|special)"
     r"(?![A-Za-z])|\^\^"
 )
 

@@ -33,6 +33,7 @@ from bibconv.formats.ris.table import (
     read_back_as,
     sn_slot,
 )
+from bibconv.formats.ris.types import reads_as_preprint
 from bibconv.latex import escape_markup, strip_markup
 from bibconv.model import Date, Name, Record
 from bibconv.projection import arxiv_kept, names_kept
@@ -50,9 +51,7 @@ def project(record: Record) -> Record:
     fields = _fields(record, record_type, extra)
     for name, read_as in read_back_as(fields, code).items():  # a tag that means another slot here
         fields[read_as] = fields.pop(name)
-    if record.arxiv is not None and (
-        record_type == "document" or (code == "JOUR" and "container-title" not in fields)
-    ):
+    if record.arxiv is not None and reads_as_preprint(record_type, code, fields):
         record_type = "article"  # a generic record or a journal article without journal: a preprint
     people = [n for var in NAME_TAGS for n in record.names.get(var, ())]
     addresses = list(dict.fromkeys(a for n in people for a in map(one_line, n.affiliation) if a))

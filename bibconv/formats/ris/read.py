@@ -29,6 +29,7 @@ from bibconv.formats.ris.table import (
     read_targets,
     sn_slot,
 )
+from bibconv.formats.ris.types import reads_as_preprint
 from bibconv.latex import escape_markup
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
 from bibconv.registry import ReadContext
@@ -330,7 +331,7 @@ def build_record(entries: list[list[Any]], ctx: ReadContext, origin: SourceSpan 
     if notes:
         fields["note"] = escape_markup("\n".join(notes))
     if arxiv is not None:
-        if csl_type == "document" or (code in ("JOUR", "EJOUR") and "container-title" not in fields):
+        if reads_as_preprint(csl_type, code, fields):
             csl_type = "article"
         fields = without_implied(fields, arxiv, csl_type)
     extra = builder.extra

@@ -10,7 +10,17 @@ says so. When a ``TY`` reads as a CSL type whose own ``TY`` differs (``EJOUR`` â
 
 from __future__ import annotations
 
-__all__ = ["CSL_TO_TY", "ENDNOTE_TYPES", "LOSSY_TYPES", "PREPRINT_TYPES", "SPEC_TYPES", "TY_TO_CSL"]
+from collections.abc import Mapping
+
+__all__ = [
+    "CSL_TO_TY",
+    "ENDNOTE_TYPES",
+    "LOSSY_TYPES",
+    "PREPRINT_TYPES",
+    "SPEC_TYPES",
+    "TY_TO_CSL",
+    "reads_as_preprint",
+]
 
 CSL_TO_TY: dict[str, str] = {
     "article": "UNPB",  # preprints and working papers; see bibconv.formats.ris
@@ -118,3 +128,9 @@ LOSSY_TYPES: frozenset[str] = frozenset(csl for csl, ty in CSL_TO_TY.items() if 
 
 PREPRINT_TYPES: frozenset[str] = frozenset({"UNPB", "GEN", "JOUR", "EJOUR"})
 """``TY`` codes a preprint may keep: they all read back as a preprint when the record has an arXiv id."""
+
+
+def reads_as_preprint(csl_type: str, code: str | None, fields: Mapping[str, str]) -> bool:
+    """Whether a record with an arXiv id, read from ``TY  - code`` as ``csl_type``, is a preprint: a
+    generic record, or a journal article (``JOUR``, ``EJOUR``) without a journal."""
+    return csl_type == "document" or (code in ("JOUR", "EJOUR") and "container-title" not in fields)
