@@ -16,7 +16,40 @@ from bibconv.progress import Progress
 from bibconv.registry import WriteContext, get_writer
 from bibconv.sources import counted_input
 
-__all__ = ["Conversion", "file_records", "refuse_overwriting"]
+__all__ = ["SETTLE_EVERY", "Conversion", "DiagnosticLog", "file_records", "refuse_overwriting"]
+
+SETTLE_EVERY = 10_000
+"""Diagnostics a :class:`DiagnosticLog` gathers before it hands them on."""
+
+
+class DiagnosticLog(list[Diagnostic]):
+    """A run's diagnostics, handed to ``settle`` (printed) every :data:`SETTLE_EVERY`, so that an
+    input of a million bad entries does not hold a million reports; what was handed on still counts
+    for the question whether an input said why it gave no record (:func:`_mark`)."""
+
+    def __init__(self, settle: Callable[[list[Diagnostic]], None]) -> None:
+        super().__init__()
+        self.settle = settle
+        self.settled = 0
+        self.settled_reasons = 0
+
+    def append(self, diagnostic: Diagnostic) -> None:
+        super().append(diagnostic)
+        if len(self) >= SETTLE_EVERY:
+            self.hand_on()
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        super().extend(diagnostics)
+        if len(self) >= SETTLE_EVERY:
+            self.hand_on()
+
+    def hand_on(self) -> None:
+        """Give every diagnostic held to ``settle``, in order, and forget them."""
+        held = list(self)
+        self.clear()
+        self.settled += len(held)
+        self.settled_reasons += sum(1 for d in held if _is_reason(d))
+        self.settle(held)
 
 
 def file_records(
@@ -34,7 +67,7 @@ def file_records(
     from bibconv.api import iter_records
 
     for name in sources:
-        before = len(diagnostics)
+        before = _mark(diagnostics)
         count = 0
         with counted_input(name) as (handle, filename):
             progress.watch(handle)
@@ -44,15 +77,33 @@ def file_records(
                 count += 1
                 progress.add()
                 yield record
-        if not count and not _said_why(diagnostics[before:]):
+        if not count and not _said_why_since(diagnostics, before):
             _no_records(name, strict, diagnostics)
         if after_input is not None:
             after_input()
 
 
-def _said_why(diagnostics: list[Diagnostic]) -> bool:
-    """Whether a reader reported why its input gave no record (a skipped one, or "no records")."""
-    return any(d.severity == "error" or "no record" in d.message for d in diagnostics)
+def _is_reason(diagnostic: Diagnostic) -> bool:
+    """Whether a report says why an input gave no record (a skipped one, or "no records")."""
+    return diagnostic.severity == "error" or "no record" in diagnostic.message
+
+
+def _mark(diagnostics: list[Diagnostic]) -> tuple[int, int]:
+    """Where ``diagnostics`` stands: how many were reported (handed on by a :class:`DiagnosticLog`
+    or held), and how many of those handed on were reasons."""
+    if isinstance(diagnostics, DiagnosticLog):
+        return diagnostics.settled + len(diagnostics), diagnostics.settled_reasons
+    return len(diagnostics), 0
+
+
+def _said_why_since(diagnostics: list[Diagnostic], mark: tuple[int, int]) -> bool:
+    """Whether a reason was reported since ``mark`` (:func:`_mark`)."""
+    position, reasons = mark
+    if isinstance(diagnostics, DiagnosticLog):
+        if diagnostics.settled_reasons > reasons:
+            return True
+        position = max(0, position - diagnostics.settled)
+    return any(_is_reason(d) for d in diagnostics[position:])
 
 
 def _no_records(name: str, strict: bool, diagnostics: list[Diagnostic]) -> None:
@@ -127,13 +178,14 @@ class Conversion:
         if processes < 2 or self.dedupe or self.sort != "input" or self.limit is not None:
             return False
         inputs = iter(self.sources)
-        counted = [self.progress.records, len(self.diagnostics)]
+        records, mark = self.progress.records, _mark(self.diagnostics)
 
         def input_done() -> None:  # as _file_records does: an input with no record is said
+            nonlocal records, mark
             name = next(inputs)
-            if self.progress.records == counted[0] and not _said_why(self.diagnostics[counted[1] :]):
+            if self.progress.records == records and not _said_why_since(self.diagnostics, mark):
                 _no_records(name, self.strict, self.diagnostics)
-            counted[:] = [self.progress.records, len(self.diagnostics)]
+            records, mark = self.progress.records, _mark(self.diagnostics)
             if self.after_input is not None:
                 self.after_input()
 

@@ -57,3 +57,43 @@ def test_verbose_shows_every_warning_and_quiet_none(many_events: Path) -> None:
     verbose = bibconv("convert", str(many_events), "-t", "ris", "--verbose")
     assert len(verbose.stderr.splitlines()) == 3001  # every warning; no summary when piped and uncut
     assert bibconv("convert", str(many_events), "-t", "ris", "--quiet").stderr == ""
+
+
+def test_a_run_hands_its_diagnostics_on_as_they_gather() -> None:
+    """The CLI's log settles every SETTLE_EVERY diagnostics: a run of a million warnings holds at most
+    that many, and whether an input said why it gave no record still counts those handed on."""
+    from bibconv.conversion import SETTLE_EVERY, DiagnosticLog, _mark, _said_why_since
+    from bibconv.errors import Diagnostic
+
+    handed: list[list[Diagnostic]] = []
+    log = DiagnosticLog(handed.append)
+    mark = _mark(log)
+    log.extend(Diagnostic(f"warning {n}") for n in range(SETTLE_EVERY - 1))
+    assert (handed, len(log)) == ([], SETTLE_EVERY - 1)
+    log.append(Diagnostic("bad entry", severity="error"))
+    assert ([len(h) for h in handed], len(log)) == ([SETTLE_EVERY], 0)
+    assert _said_why_since(log, mark)  # the error was handed on, and still counts
+    later = _mark(log)
+    log.append(Diagnostic("a warning"))
+    assert not _said_why_since(log, later)
+    log.append(Diagnostic("no records found on the page", severity="warning"))
+    assert _said_why_since(log, later)
+    log.hand_on()
+    assert [len(h) for h in handed] == [SETTLE_EVERY, 2]
+    assert _said_why_since(log, later)
+    assert not _said_why_since(log, _mark(log))
+
+
+def test_warnings_past_the_first_hand_on_are_grouped_and_counted(tmp_path: Path) -> None:
+    from bibconv.conversion import SETTLE_EVERY
+
+    count = SETTLE_EVERY * 2 + 500
+    path = tmp_path / "ids.jsonl"
+    path.write_text("".join(f'{{"id": "{n}"}}\n' for n in range(count)), encoding="utf-8")
+    done = bibconv("convert", str(path), "-f", "arxiv-jsonl", "-t", "csljson", "-o", str(tmp_path / "o.json"))
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 5, lines  # 3 of the kind, the count of the rest, the summary
+    kind = "'…' is not an arXiv identifier; kept as it is"
+    assert lines[3] == f"bibconv: {count - 3:,} more warnings like: {kind}"
+    assert lines[4].startswith(f"bibconv: {count:,} records in, {count:,} out, 0 skipped, {count:,} warnings")

@@ -36,10 +36,11 @@ class Run:
         report: IO[str] | None = None,
     ) -> None:
         from bibconv.cli.diagnostics import Printer
+        from bibconv.conversion import DiagnosticLog
 
         self.quiet = quiet
         self.skip_invalid = skip_invalid
-        self.diagnostics: list[Diagnostic] = []
+        self.diagnostics = DiagnosticLog(self._settle)
         self.failed = False
         self.errors = 0
         self.printer = Printer(quiet, verbose, report)
@@ -47,12 +48,15 @@ class Run:
         """The conversion's counts (records read and written) for the summary line, if it has one."""
 
     def report(self) -> None:
-        for diag in self.diagnostics:
+        """Print (and count) the diagnostics gathered so far."""
+        self.diagnostics.hand_on()
+
+    def _settle(self, diagnostics: list[Diagnostic]) -> None:
+        for diag in diagnostics:
             if diag.severity == "error":
                 self.failed = True
                 self.errors += 1
-        self.printer.show_all(self.diagnostics)
-        self.diagnostics.clear()
+        self.printer.show_all(diagnostics)
 
     def closing_lines(self) -> list[str]:
         """What is left to say at the end: the warnings only counted, and the summary line."""
