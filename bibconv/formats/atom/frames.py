@@ -44,6 +44,8 @@ def prolog_end(head: bytes, root: str) -> int | None:
         opener = next((o for o in _CLOSERS if head.startswith(o, at)), None)
         if opener is not None:
             end = head.find(_CLOSERS[opener], at + len(opener))
+            if end < 0:  # a comment or instruction that does not close
+                return None
             pos = end + len(_CLOSERS[opener])
         elif head.startswith(b"<!", at):  # the DOCTYPE, with an internal subset perhaps
             bracket, gt = head.find(b"[", at), head.find(b">", at)

@@ -346,3 +346,13 @@ def _env() -> dict[str, str]:
     import os
 
     return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+@pytest.mark.parametrize(
+    "head", [b'<?xml version="1.0"?><!-- open', b"<?xml version='1.0'?>\n<?pi open", b"xx<!-- x"]
+)
+def test_a_prolog_comment_that_does_not_close_ends_the_search(head: bytes) -> None:
+    """An unclosed comment or instruction after the first two bytes once sent the search back to it."""
+    from bibconv.formats.atom.frames import prolog_end
+
+    assert prolog_end(head, "feed") is None
