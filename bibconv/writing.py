@@ -16,17 +16,17 @@ if TYPE_CHECKING:
 
 __all__ = ["UNWRITABLE_RE", "EntryWriter", "WriteContext", "has_unwritable", "unwritable_name", "writable"]
 
-_NONCHARACTERS = "\ufdd0-\ufdef\ufffe\uffff" + "".join(
+_CONTROLS = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029"
+_BMP_NONCHARACTERS = "\ufdd0-\ufdef\ufffe\uffff"
+_NONCHARACTERS = _BMP_NONCHARACTERS + "".join(
     chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(1, 17)
 )
-UNWRITABLE_RE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029{_NONCHARACTERS}]")
+UNWRITABLE_RE = re.compile(f"[{_CONTROLS}{_NONCHARACTERS}]")
 """What no output holds: C0 control characters but tab and line ends, DEL, C1, the line and paragraph
 separators (``str.splitlines`` ends a line at U+001C–U+001E, U+0085, U+2028, U+2029), Unicode
 noncharacters (biber refuses a file holding one; U+FDD0–U+FDD5 are bibconv's internal marks)."""
 
-_MAYBE_UNWRITABLE_RE = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufdd0-\ufdef\ufffe\uffff\U00010000-\U0010ffff]"
-)
+_MAYBE_UNWRITABLE_RE = re.compile(f"[{_CONTROLS}{_BMP_NONCHARACTERS}\U00010000-\U0010ffff]")
 """:data:`UNWRITABLE_RE` with every character beyond the BMP (a class of ranges the regex engine tests
 ten times faster than the noncharacters of each plane one by one)."""
 

@@ -417,26 +417,22 @@ def test_the_word_scan_equals_a_character_walk(word: str) -> None:
     assert case._scan_word(word) == _scan_word_by_characters(word), word
 
 
+# Words of macros with optional and braced arguments, for the macro patterns' tests.
+_MACRO_WORDS = st.lists(
+    st.sampled_from([*_WORD_PIECES, "[", "]", "[x]", "{x}", "\\foo{x}", "\\foo[y]{z}"]), max_size=12
+).map("".join)
 _OLD_MACRO_TAIL_RE = re.compile(r"(?<!\\)(?:\\\\)*\\([^\W\d_]+)(?:\{[^{}]*\}|\[[^\[\]]*\])*$")
 
 
 @settings(max_examples=1500, deadline=None)
-@given(
-    st.lists(
-        st.sampled_from([*_WORD_PIECES, "[", "]", "[x]", "{x}", "\\foo{x}", "\\foo[y]{z}"]), max_size=12
-    ).map("".join)
-)
+@given(_MACRO_WORDS)
 def test_the_macro_tail_pattern_finds_what_its_lookbehind_form_finds(word: str) -> None:
     new, old = case._MACRO_TAIL_RE.search(word), _OLD_MACRO_TAIL_RE.search(word)
     assert (new and (new.span(), new[1])) == (old and (old.span(), old[1])), word
 
 
 @settings(max_examples=1500, deadline=None)
-@given(
-    st.lists(
-        st.sampled_from([*_WORD_PIECES, "[", "]", "[x]", "{x}", "\\foo{x}", "\\foo[y]{z}"]), max_size=12
-    ).map("".join)
-)
+@given(_MACRO_WORDS)
 def test_the_unknown_macro_end_is_what_the_pattern_finds(word: str) -> None:
     if "\\" not in word:
         return
