@@ -194,8 +194,9 @@ def publisher_from(extra: Mapping[str, object], entry: str) -> tuple[str, str] |
     too, is not a publisher): its ``extra`` key and text."""
     for key in publisher_fields(entry):
         raw = extra.get(key)
-        web = isinstance(raw, str) and (m.is_url(raw) or plain(raw).lstrip().lower().startswith(_WEB))
-        if isinstance(raw, str) and not web and (text := decode(raw)):
+        if not isinstance(raw, str) or m.is_url(raw) or plain(raw).lstrip().lower().startswith(_WEB):
+            continue
+        if text := decode(raw):
             return key, text
     return None
 
