@@ -170,6 +170,36 @@ def test_jobs_keeps_keys_unique_across_pieces(tmp_path: Path) -> None:
             assert "warning: duplicate key 'dup' renamed to 'dupa'" in [str(r) for r in reports]
 
 
+def test_jobs_reports_entry_keys_repeated_across_pieces_in_place(tmp_path: Path) -> None:
+    # Keys repeated within a piece and across pieces (in another case too), duplicate fields and
+    # entries that do not parse between them: the reports of a serial run, in its order.
+    entries = []
+    for i in range(600):
+        key = ("same", "Same", f"k{i}", "other")[i % 4]
+        twice = ", title = {x}, title = {y}" if i % 7 == 0 else ""
+        entries.append(f"@article{{{key}, author = {{A Lee}}, title = {{Paper {i}}}{twice}, year = 2021}}\n")
+        if i % 11 == 0:
+            entries.append("@misc{broken, title = {no comma} year = 2020}\n")
+    source = tmp_path / "same.bib"
+    source.write_text("".join(entries), encoding="utf-8")
+    for target in WRITERS:
+        serial_reports: list[bibconv.Diagnostic] = []
+        records = bibconv.iter_records(source, strict=False, diagnostics=serial_reports)
+        serial = bibconv.write(records, target, diagnostics=serial_reports)
+        out = io.StringIO(newline="")
+        reports: list[bibconv.Diagnostic] = []
+        assert parallel.convert(
+            [str(source)], target, out, jobs=2, strict=False, diagnostics=reports, piece_size=2_000
+        )
+        assert out.getvalue() == serial, target
+        # The reader's reports in their order; the writer's among them may come a record earlier
+        # at a cut (the reader of a whole input reads one entry ahead).
+        assert Counter(map(str, reports)) == Counter(map(str, serial_reports)), target
+        read = [str(r) for r in reports if r.span is not None]
+        assert read == [str(r) for r in serial_reports if r.span is not None], target
+        assert sum("duplicate entry key 'Same'" in str(r) for r in reports) == 150
+
+
 def test_jobs_stops_at_the_first_bad_record_like_a_serial_run(tmp_path: Path) -> None:
     lines = (FIXTURES / "arxiv-jsonl" / "read" / "sample.jsonl").read_text(encoding="utf-8").splitlines()
     source = tmp_path / "bad.jsonl"

@@ -3,6 +3,7 @@ output in input order, with the keys made unique and the reports in their serial
 
 from __future__ import annotations
 
+import bisect
 import functools
 import os
 import re
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 from bibconv import errors
 from bibconv.errors import Diagnostic, ReadError
 from bibconv.keys import KeyAssigner
-from bibconv.model import Record
+from bibconv.model import Record, SourceSpan
 from bibconv.parallel.pieces import Piece
 from bibconv.parallel.plan import PIECE_SIZE, Input, Task, resumed, tasks
 from bibconv.parallel.transport import byte_writer, filled
@@ -56,6 +57,34 @@ class _Parent:
     line: int = 1  # where the next guessed piece starts (bibconv.parallel.pieces.Piece.guess)
     index: int = 0
     found: list[Diagnostic] = field(default_factory=list)  # key warnings of the record in hand
+    seen: set[int] = field(default_factory=set)  # hashes of the entry keys the input's pieces had
+
+    def duplicates(self, result: Result) -> None:
+        """Put the reader's report of each entry key that an earlier piece of the input had in its
+        place among the piece's reports (``result.first_keys``), as the reader of the whole input
+        gives it."""
+        found: list[tuple[int, int, Diagnostic]] = []
+        for at, marks, key, line in result.first_keys:
+            hashed = hash(key.lower())
+            if hashed in self.seen:
+                span = SourceSpan(result.filename, line)
+                found.append((at, marks, Diagnostic(f"duplicate entry key {key!r}", span, key, "warning")))
+            else:
+                self.seen.add(hashed)
+        if not found:
+            return
+        reports, marks_before = result.read_reports, result.read_marks
+        start = 0
+        merged: list[Diagnostic] = []
+        for at, _, diag in found:
+            merged += reports[start:at]
+            merged.append(diag)
+            start = at
+        merged += reports[start:]
+        result.read_reports = merged
+        # A record read after k of these reports has k more before it.
+        moved = [marks for _, marks, _ in found]
+        result.read_marks = [mark + bisect.bisect_right(moved, i) for i, mark in enumerate(marks_before)]
 
     def _suffixes(self, result: Result) -> tuple[dict[int, bytes], dict[int, list[Diagnostic]]]:
         """The suffix that makes each proposed key unique, and the key warnings, by record."""
@@ -106,6 +135,7 @@ class _Parent:
         if result.error is not None:
             kind, message, span, record_id = result.error
             raise getattr(errors, kind, ReadError)(message, span, record_id)
+        self.duplicates(result)
         suffixes, key_reports = self._suffixes(result)
         self._report(result, suffixes, key_reports)
         if result.written:
@@ -151,10 +181,12 @@ def _drain_one(queue: _Queue, parent: _Parent, progress: Any, after_input: Calla
         if result.retry:
             raise _GuessError(number, at)
         _shift(result.read_reports, parent.line - 1, parent.index)
+        result.first_keys = [(at, n, key, line + parent.line - 1) for at, n, key, line in result.first_keys]
         parent.line += result.lines + 1
         parent.index += result.count
     elif future is None:  # an input is done
         parent.line, parent.index = 1, 0
+        parent.seen = set()
         if after_input is not None:
             after_input()
         return

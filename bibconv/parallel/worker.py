@@ -78,6 +78,12 @@ class _ShiftedContext(ReadContext):
     line_shift: int = 0
     index_shift: int = 0
     column_shift: int = 0  # on the piece's first line
+    marks: list[int] = field(default_factory=list)  # Result.read_marks: the records read so far
+    first_keys: list[tuple[int, int, str, int]] = field(default_factory=list)  # Result.first_keys
+
+    def first_key(self, key: str, line: int) -> None:
+        """Note an entry key first seen in this piece at ``line`` (see :attr:`Result.first_keys`)."""
+        self.first_keys.append((len(self.diagnostics), len(self.marks), key, line + self.line_shift))
 
     def span(
         self, line: int | None = None, column: int | None = None, index: int | None = None
@@ -100,6 +106,10 @@ class Result:
     keys: list[tuple[int, str, bool]] = field(default_factory=list)  # (record, proposal, given)
     read_reports: list[Diagnostic] = field(default_factory=list)
     read_marks: list[int] = field(default_factory=list)  # reader reports before each record
+    # The entry keys first seen in the piece, for the parent to report those an earlier piece had:
+    # (reader reports, records read, key, line) when each was read.
+    first_keys: list[tuple[int, int, str, int]] = field(default_factory=list)
+    filename: str | None = None
     write_reports: dict[int, list[tuple[Diagnostic, str | None]]] = field(default_factory=dict)
     error: tuple[str, str, SourceSpan, str | None] | None = None
     retry: bool = False  # the piece was a guess that its reading did not confirm
@@ -131,7 +141,10 @@ def _read(job: Job, name: str, filename: str | None, piece: Piece, result: Resul
         line_shift=0 if piece.guess else piece.line - 1,  # a guess: the parent shifts its reports
         index_shift=0 if piece.guess else piece.index,
         column_shift=piece.column,
+        marks=result.read_marks,
+        first_keys=result.first_keys,
     )
+    result.filename = filename
     records: list[Record] = []
     try:
         # As bibconv.api.iter_records does, records over the limits fail (or are skipped).

@@ -35,7 +35,7 @@ import logging
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
@@ -139,6 +139,9 @@ class Entries:
         self.macros = Macros()
         self.parents = parents or {}
         self.keys: set[int] = set()  # hashes of the keys seen: the one thing that grows
+        # A context that reads one piece of an input (bibconv.parallel) is told of each key first
+        # seen in it, for the parent to report the keys that an earlier piece had.
+        self.first_key: Callable[[str, int], None] | None = getattr(ctx, "first_key", None)
         self.pending: list[str] = []
         self.commands = Commands()
 
@@ -351,6 +354,8 @@ class BibtexReader:
             ctx.warn(f"duplicate entry key {key!r}", line, key)
         else:
             entries.keys.add(hash(key.lower()))
+            if entries.first_key is not None:
+                entries.first_key(key, line)
         written = RAW_TYPE_RE.match(block.raw or "")
         try:
             fields = entries.fields(block, line)

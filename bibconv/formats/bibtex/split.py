@@ -2,8 +2,9 @@
 
 Before an entry (``@type{`` at the start of a line, braces balanced before it) that follows
 another entry, so that ``@comment``/``@preamble`` blocks stay with the entry after them. A file
-with ``@string`` definitions, a ``@preamble`` (it may define commands), ``crossref``/``xdata`` fields
-or a repeated entry key is not cut: the reader resolves or reports those across the whole file.
+with ``@string`` definitions, a ``@preamble`` (it may define commands) or ``crossref``/``xdata``
+fields is not cut: the reader resolves those across the whole file. (An entry key repeated in
+another piece is reported by the parent, :meth:`bibconv.parallel.parent._Parent.duplicates`.)
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ _BIBTEX_PREAMBLE = re.compile(rb"@[ \t]*preamble[ \t]*[{(]", re.I)
 _BIBTEX_REF = re.compile(rb"\b(?:crossref|xdata)[ \t]*=", re.I)
 _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 _BLOCK = 1 << 22
-_BIBTEX_KEY = re.compile(rb"@[ \t]*(\w+)[ \t]*[{(][ \t]*([^,\s{}()=]+)[ \t]*,")
 
 
 def _bibtex_cut(buffer: bytes) -> int:
@@ -64,29 +64,21 @@ def _lines(stream: IO[bytes]) -> Iterator[bytes]:
 
 
 def _bibtex_whole_file(stream: IO[bytes]) -> bool:
-    """Whether reading this input needs all of it at once: strings, cross-references, repeated
-    keys. It is read in blocks of whole lines (no match spans lines); ``crossref =`` and
-    ``xdata =`` are only searched for in a block whose lower-cased text has the words."""
-    keys: set[bytes] = set()
+    """Whether reading this input needs all of it at once: strings, commands, cross-references.
+    It is read in blocks of whole lines (no match spans lines); ``crossref =`` and ``xdata =``
+    are only searched for in a block whose lower-cased text has the words."""
     for block in _lines(stream):
         if _BIBTEX_STRING.search(block) or _BIBTEX_PREAMBLE.search(block):
             return True  # macros and commands the entries after them use
         lowered = block.translate(_LOWER)
         if (b"crossref" in lowered or b"xdata" in lowered) and _BIBTEX_REF.search(block):
             return True
-        for match in _BIBTEX_KEY.finditer(block):
-            if match[1].lower() in _BIBTEX_SPECIAL:
-                continue
-            key = match[2].lower()
-            if key in keys:  # the reader reports it: keep both in one piece
-                return True
-            keys.add(key)
     return False
 
 
 def split(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
-    """BibTeX/biblatex: before entries, unless strings, cross-references or repeated keys need the
-    whole file."""
+    """BibTeX/biblatex: before entries, unless strings, commands or cross-references need the whole
+    file."""
     if wide(stream):
         return None
     whole = _bibtex_whole_file(stream)
