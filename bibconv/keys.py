@@ -154,7 +154,7 @@ def make_key(record: Record, pattern: str = "authyeartitle") -> str:
     return (author + year + title).lower()
 
 
-def _suffix(n: int) -> str:
+def _spelled(n: int) -> str:
     """0 → ``a``, 25 → ``z``, 26 → ``aa``, 27 → ``ab`` …"""
     letters = ""
     n += 1
@@ -162,6 +162,20 @@ def _suffix(n: int) -> str:
         n, rem = divmod(n - 1, 26)
         letters = chr(ord("a") + rem) + letters
     return letters
+
+
+_SHORT_SUFFIXES = tuple(_spelled(n) for n in range(26 + 26**2 + 26**3))  # up to ``zzz``
+
+
+def _suffix(n: int) -> str:
+    """0 → ``a``, 25 → ``z``, 26 → ``aa``, 27 → ``ab`` … (the first 18,278 from a table).
+
+    >>> [_suffix(n) for n in (0, 25, 26, 18_277, 18_278)] == [_spelled(n) for n in (0, 25, 26, 18_277, 18_278)]
+    True
+    """
+    if n < len(_SHORT_SUFFIXES):
+        return _SHORT_SUFFIXES[n]
+    return _suffix(n // 26 - 1) + chr(ord("a") + n % 26)
 
 
 class KeyAssigner:
@@ -185,18 +199,24 @@ so many equal keys take linear time. Only the used keys (and a number per repeat
         if base not in self._used:
             return base
         n = self._next.get(base, 0)
-        while base + _suffix(n) in self._used:
+        while (key := base + _suffix(n)) in self._used:
             n += 1
         self._next[base] = n + 1
-        return base + _suffix(n)
+        return key
+
+    def key_for(self, proposal: str, given: bool) -> str:
+        """The unique key for a proposed one (``given``: the record's own id, reported through
+        ``warn`` when it is renamed); the key is taken."""
+        key = self._unique(proposal)
+        if given and key != proposal and self.warn is not None:
+            self.warn(f"duplicate key {proposal!r} renamed to {key!r}")
+        self._used.add(key)
+        return key
 
     def assign(self, record: Record) -> Record:
         """``record`` with a key that is unique so far (the same record if its id is kept)."""
         if record.id:
-            key = self._unique(record.id)
-            if key != record.id and self.warn is not None:
-                self.warn(f"duplicate key {record.id!r} renamed to {key!r}")
+            key = self.key_for(record.id, True)
         else:
-            key = self._unique(make_key(record, self.pattern))
-        self._used.add(key)
+            key = self.key_for(make_key(record, self.pattern), False)
         return record if key == record.id else record.replace(id=key)

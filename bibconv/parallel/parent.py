@@ -28,20 +28,6 @@ if TYPE_CHECKING:
 __all__ = ["run"]
 
 
-class _Proposal:
-    """A proposed key in the place of its record for :meth:`bibconv.keys.KeyAssigner.assign`,
-    which reads a record's ``id`` and gives a renamed one ``replace(id=…)`` (a record with an
-    id is not looked at further); cheaper than a :class:`Record` made for each key."""
-
-    __slots__ = ("id",)
-
-    def __init__(self, id: str) -> None:
-        self.id = id
-
-    def replace(self, *, id: str) -> _Proposal:
-        return _Proposal(id)
-
-
 @dataclass
 class _Parent:
     """The parent's side: keys, output order, reports."""
@@ -90,15 +76,15 @@ class _Parent:
         """The suffix that makes each proposed key unique, and the key warnings, by record."""
         suffixes: dict[int, bytes] = {}  # the records whose key gets a suffix
         warnings: dict[int, list[Diagnostic]] = {}
+        keys, found = self.keys, self.found
+        keys.warn = self._key_warning
         for index, proposal, given in result.keys:
-            self.keys.warn = self._key_warning if given else None
-            probe = cast(Record, _Proposal(proposal)) if proposal else Record(id=proposal)
-            final = self.keys.assign(probe).id or ""
+            final = keys.key_for(proposal, given) if proposal else keys.assign(Record()).id or ""
             if len(final) > len(proposal):
                 suffixes[index] = final[len(proposal) :].encode("utf-8")
-            if self.found:
-                warnings[index] = self.found[:]
-                self.found.clear()
+            if found:
+                warnings[index] = found[:]
+                found.clear()
         return suffixes, warnings
 
     def _key_warning(self, message: str) -> None:
@@ -115,12 +101,14 @@ class _Parent:
                 return text
             return marker.sub(lambda m: suffixes.get(int(m[1]), b"").decode("utf-8"), text)
 
-        reports = self.ctx.diagnostics
+        read, marks = result.read_reports, result.read_marks
+        reports: list[Diagnostic] = []
         start = 0
-        for i, mark in enumerate(result.read_marks):
-            reports.extend(result.read_reports[start:mark])
+        for i in sorted(i for i in {*key_reports, *result.write_reports} if i < len(marks)):
+            mark = marks[i]  # the reader's reports before record i; then those of its key and entry
+            reports += read[start:mark]
             start = mark
-            reports.extend(key_reports.get(i, ()))
+            reports += key_reports.get(i, ())
             for diag, kind in result.write_reports.get(i, ()):
                 if kind is not None:
                     if kind in self.ctx.warned:
@@ -128,7 +116,8 @@ class _Parent:
                     self.ctx.warned.add(kind)
                 record_id = fill(diag.record_id or "") or None
                 reports.append(Diagnostic(fill(diag.message), diag.span, record_id, diag.severity))
-        reports.extend(result.read_reports[start:])
+        reports += read[start:]
+        self.ctx.diagnostics.extend(reports)
 
     def take(self, result: Result) -> int:
         """Write one piece's records; the number of records."""

@@ -55,12 +55,17 @@ def filled(text: Text, suffixes: dict[int, bytes]) -> bytes:
     data, records = text.data, text.records
     if not suffixes or not records:
         return data
-    places: list[tuple[int, bytes]] = []
-    for record in sorted(suffixes):  # usually a few; their markers found by bisection
-        k = bisect.bisect_left(records, record)
-        while k < len(records) and records[k] == record:
-            places.append((text.at[k], suffixes[record]))
-            k += 1
+    places: list[tuple[int, bytes]]
+    if len(suffixes) * 16 > len(records):  # most markers get one: walk them all
+        get = suffixes.get
+        places = [(at, suffix) for at, record in zip(text.at, records) if (suffix := get(record))]
+    else:
+        places = []
+        for record in sorted(suffixes):  # a few; their markers found by bisection
+            k = bisect.bisect_left(records, record)
+            while k < len(records) and records[k] == record:
+                places.append((text.at[k], suffixes[record]))
+                k += 1
     if not places:
         return data
     if not text.ordered:
