@@ -57,8 +57,8 @@ def filled(text: Text, suffixes: dict[int, bytes]) -> bytes:
         return data
     places: list[tuple[int, bytes]]
     if len(suffixes) * 16 > len(records):  # most markers get one: walk them all
-        get = suffixes.get
-        places = [(at, suffix) for at, record in zip(text.at, records) if (suffix := get(record))]
+        marks = zip(text.at, records, strict=True)
+        places = [(at, suffix) for at, record in marks if (suffix := suffixes.get(record))]
     else:
         places = []
         for record in sorted(suffixes):  # a few; their markers found by bisection
