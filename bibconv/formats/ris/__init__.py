@@ -52,6 +52,7 @@ its own ``TY``; only a ``document`` (``GEN``) with an arXiv block reads back as 
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
@@ -77,6 +78,11 @@ _WOS = re.compile(r"(?:FN|VR|PT) \S")
 _ENDNOTE = re.compile(r"%[0-9A-Z@!#$&()*+,.?\]~^|<>\[]( |$)")
 _SNIFF_TY = re.compile(r"^TY {1,2}- ?\S", re.MULTILINE)
 _SNIFF_TAG = re.compile(r"^[A-Z][A-Z0-9]  - ", re.MULTILINE)
+
+
+_TAG_NAMES = frozenset(a + b for a in string.ascii_uppercase for b in string.ascii_uppercase + string.digits)
+"""Every two-character tag (``[A-Z][A-Z0-9]``): a line ``XX  - value`` (without a line feed, as
+:func:`iter_lines` gives it) is read without a regex."""
 
 
 def _tag_line(line: str) -> tuple[str, str, bool] | None:
@@ -119,60 +125,82 @@ class RisReader:
 
     def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
         entries: list[list[Any]] | None = None  # [tag, value, line] in the open record
-        start = 0
-        seen_record = stray_lines = False
-        blank_since_tag = False
+        start = 0  # the line of the first record's start (0: none yet), then of the open one
+        stray_lines = blank_since_tag = False
         for number, raw in iter_lines(open_text(stream, ctx)):
-            line = raw.lstrip("\ufeff")  # byte-order marks of concatenated files
-            parsed = _tag_line(line)
-            if parsed is None:
-                text = line.replace("\ufeff", "").strip()
-                if not text:
-                    blank_since_tag = True
-                    continue
-                last = entries[-1][0] if entries else "TY"
-                if entries and last != "TY" and (not blank_since_tag or last in FREE_TEXT_TAGS):
-                    continue_value(entries[-1], text, number, ctx)
-                    continue
-                if not seen_record and not stray_lines:
-                    refused = self._other_format(text, number, ctx)
-                    if refused:
+            if raw[2:6] == "  - " and (tag := raw[:2]) in _TAG_NAMES:  # most lines: as _TAG_LINE reads them
+                value = raw[6:].strip()
+            else:
+                line = raw.lstrip("\ufeff")  # byte-order marks of concatenated files
+                parsed = _tag_line(line)
+                if parsed is None:
+                    kind = self._loose_line(
+                        line, entries, blank_since_tag, stray_lines or start > 0, number, ctx
+                    )
+                    if kind == "refused":
                         return
-                stray_lines = True
-                what = "record counter" if _COUNTER.match(text) else "text"
-                where = "inside a record" if entries else "between records"
-                ctx.warn(f"{what} {where} skipped: {_preview(text)}", number)
-                continue
-            tag, value, clean = parsed
+                    blank_since_tag = blank_since_tag or kind == "blank"
+                    stray_lines = stray_lines or kind == "stray"
+                    continue
+                tag, value, clean = parsed
+                if not clean:
+                    ctx.warn(
+                        f"malformed tag line {_preview(line)} read as {tag} (expected '{tag}  - value')",
+                        number,
+                    )
             blank_since_tag = False
-            if not clean:
-                ctx.warn(
-                    f"malformed tag line {_preview(line)} read as {tag} (expected '{tag}  - value')", number
-                )
             if tag == "ER":
                 if entries is None:
                     ctx.warn("ER outside a record ignored", number)
                     continue
                 if value:
                     ctx.warn(f"text after ER ignored: {_preview(value)}", number)
-                yield from self._finish(entries, start, ctx)
+                if (record := self._finish(entries, start, ctx)) is not None:
+                    yield record
                 entries = None
-                continue
-            if tag == "TY":
+            elif tag == "TY":
                 if entries is not None:
                     ctx.warn(f"record has no ER line; it ends where the TY of line {number} starts", start)
-                    yield from self._finish(entries, start, ctx)
-                entries, start, seen_record = [[tag, value, number]], number, True
-                continue
-            if entries is None:
-                ctx.warn(f"record starts without a TY line (at {tag}); read as a generic record", number)
-                entries, start, seen_record = [], number, True
-            entries.append([tag, value, number])
+                    if (record := self._finish(entries, start, ctx)) is not None:
+                        yield record
+                entries, start = [[tag, value, number]], number
+            else:
+                if entries is None:
+                    ctx.warn(f"record starts without a TY line (at {tag}); read as a generic record", number)
+                    entries, start = [], number
+                entries.append([tag, value, number])
         if entries is not None:
             ctx.warn("the last record has no ER line (the file may be truncated); record kept", start)
-            yield from self._finish(entries, start, ctx)
-        elif stray_lines and not seen_record:
+            if (record := self._finish(entries, start, ctx)) is not None:
+                yield record
+        elif stray_lines and start == 0:
             ctx.fail(ParseError("no RIS record found: no line starts with 'TY  - '", ctx.span(1)))
+
+    def _loose_line(
+        self,
+        line: str,
+        entries: list[list[Any]] | None,
+        blank_since_tag: bool,
+        seen: bool,
+        number: int,
+        ctx: ReadContext,
+    ) -> str:
+        """Read a line that is not a tag line: ``blank``, ``continued`` (a wrapped value), ``stray``
+        text (reported), or ``refused`` (the first line of a file in another format; ``seen``: not
+        the first line of text)."""
+        text = line.replace("\ufeff", "").strip()
+        if not text:
+            return "blank"
+        last = entries[-1][0] if entries else "TY"
+        if entries and last != "TY" and (not blank_since_tag or last in FREE_TEXT_TAGS):
+            continue_value(entries[-1], text, number, ctx)
+            return "continued"
+        if not seen and self._other_format(text, number, ctx):
+            return "refused"
+        what = "record counter" if _COUNTER.match(text) else "text"
+        where = "inside a record" if entries else "between records"
+        ctx.warn(f"{what} {where} skipped: {_preview(text)}", number)
+        return "stray"
 
     @staticmethod
     def _other_format(text: str, number: int, ctx: ReadContext) -> bool:
@@ -187,10 +215,10 @@ class RisReader:
         return True
 
     @staticmethod
-    def _finish(entries: list[list[Any]], start: int, ctx: ReadContext) -> Iterator[Record]:
+    def _finish(entries: list[list[Any]], start: int, ctx: ReadContext) -> Record | None:
+        """The record of ``entries``, or ``None`` when it is bad (reported through ``ctx``)."""
         try:
-            record = build_record(entries, ctx, ctx.span(start))
+            return build_record(entries, ctx, ctx.span(start))
         except ValueError as exc:
             ctx.fail(ParseError(f"bad record: {exc}", ctx.span(start)))
-            return
-        yield record
+            return None

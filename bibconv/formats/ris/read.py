@@ -8,6 +8,7 @@ decisions (arXiv tags, synonyms, repeated tags) are described in :mod:`bibconv.f
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -31,12 +32,13 @@ from bibconv.formats.ris.table import (
 )
 from bibconv.formats.ris.types import reads_as_preprint
 from bibconv.latex import escape_markup
-from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
+from bibconv.model import Arxiv, Date, FrozenDict, Name, Record, SourceSpan
 from bibconv.registry import ReadContext
 
 __all__ = ["DATE_INFO_KEY", "TY_KEY", "build_record", "continue_value"]
 
 _NO_NAME = Name()
+_NONE: FrozenDict[str, Any] = FrozenDict()  # shared by the records that have no dates, no extra
 
 _LIST_TAGS = frozenset({"KW", "UR", "L1", "L2", "L3", "L4"})
 _SPACE = re.compile(r"\s+")
@@ -83,8 +85,13 @@ def _read_type(value: str | None, ctx: ReadContext, line: int, rid: str | None) 
 class _Builder:
     """Collects the tags of one record into canonical slots."""
 
+    __slots__ = (
+        "code", "ctx", "dates", "extra", "fields", "has_id", "keywords", "names", "notes", "pages",
+        "present", "rid", "type", "urls", "warnings",
+    )  # fmt: skip
+
     def __init__(
-        self, ctx: ReadContext, rid: str | None, csl_type: str, code: str | None, present: frozenset[str]
+        self, ctx: ReadContext, rid: str | None, csl_type: str, code: str | None, present: AbstractSet[str]
     ) -> None:
         self.ctx, self.rid, self.type = ctx, rid, csl_type
         self.code, self.present = code, present  # the TY and the tags given: some tags depend on them
@@ -280,8 +287,16 @@ def _own_note(note: str) -> bool:
     return note.startswith(facts.RIS_PREFIX) and note[len(facts.RIS_PREFIX) :].strip() in facts.OWN_NOTES
 
 
+_ARXIV_PLACES = frozenset(
+    {"archive_location", "archive", "source", "DOI", "URL", "container-title", "number"}
+)
+"""The fields :func:`_find_arxiv` looks into for an arXiv id, besides the notes."""
+
+
 def _find_arxiv(fields: dict[str, str], notes: list[str]) -> tuple[Arxiv | None, list[str]]:
     """The record's arXiv block: from notes, an ``AN``, an arXiv DOI, an abs URL or a journal title."""
+    if not notes and fields.keys().isdisjoint(_ARXIV_PLACES):  # nowhere to find one
+        return None, notes
     arxiv, notes = _arxiv_from_notes(notes)
     location = fields.get("archive_location", "")
     in_arxiv = "arxiv" in (fields.get("archive", "").casefold(), fields.get("source", "").casefold())
@@ -305,48 +320,58 @@ def _find_arxiv(fields: dict[str, str], notes: list[str]) -> tuple[Arxiv | None,
 
 
 def build_record(entries: list[list[Any]], ctx: ReadContext, origin: SourceSpan | None = None) -> Record:
-    """The canonical record for the ``[tag, value, line]`` entries of one RIS record, read at ``origin``."""
+    """The canonical record for the ``[tag, value, line]`` entries of one RIS record, read at ``origin``.
+
+    The values are stripped (as the reader gives them); an empty one counts as absent.
+    """
     has_type = bool(entries) and entries[0][0] == "TY"
-    rid = next((str(e[1]).strip() for e in entries if e[0] == "ID" and str(e[1]).strip()), None)
-    csl_type, code = _read_type(
-        entries[0][1] if has_type else None, ctx, entries[0][2] if has_type else 0, rid
-    )
-    present = frozenset(str(e[0]) for e in entries if str(e[1]).strip())
+    rid: str | None = None
+    present: set[str] = set()  # the tags given a value: some tags depend on them
+    for tag, value, _ in entries:
+        if value:
+            present.add(tag)
+            if rid is None and tag == "ID":
+                rid = value
+    first: list[Any] = entries[0] if has_type else [None, None, 0]
+    csl_type, code = _read_type(first[1], ctx, first[2], rid)
     builder = _Builder(ctx, rid, csl_type, code, present)
     for tag, value, line in entries:
-        text = str(value).strip()
-        if tag != "TY" and text:
-            builder.add(str(tag), text, int(line))
-    builder.finish_pages()
-    dates = builder.finish_dates()
-    builder.flush_warnings()
+        if value and tag != "TY":
+            builder.add(tag, value, line)
+    if builder.pages:
+        builder.finish_pages()
+    dates = builder.finish_dates() if builder.dates else _NONE
+    if builder.warnings:
+        builder.flush_warnings()
     fields = builder.fields
     if builder.urls:
         fields.setdefault("URL", builder.urls[0])
         for url in builder.urls[1:]:
             builder.keep("UR", url)
     arxiv, notes = _find_arxiv(fields, builder.notes)
-    own = [note for note in notes if _own_note(note)]
-    notes = [note for note in notes if not _own_note(note)]
+    extra = builder.extra
     if notes:
-        fields["note"] = escape_markup("\n".join(notes))
+        own = [note for note in notes if _own_note(note)]
+        notes = [note for note in notes if not _own_note(note)]
+        if notes:
+            fields["note"] = escape_markup("\n".join(notes))
+        for note in own:  # bibconv's own notes on the record
+            facts.add(extra, note[len(facts.RIS_PREFIX) :].strip())
     if arxiv is not None:
         if reads_as_preprint(csl_type, code, fields):
             csl_type = "article"
         fields = without_implied(fields, arxiv, csl_type)
-    extra = builder.extra
-    for note in own:  # bibconv's own notes on the record
-        facts.add(extra, note[len(facts.RIS_PREFIX) :].strip())
     if code is not None and CSL_TO_TY.get(csl_type) != code:
         extra = {TY_KEY: code, **extra}
+    names = {var: tuple(n for n in people if n != _NO_NAME) for var, people in builder.names.items()}
     return Record(
         type=csl_type,
-        id=builder.rid,
+        id=rid,
         fields=fields,
-        names={var: tuple(n for n in people if n != _NO_NAME) for var, people in builder.names.items()},
+        names=names,
         dates=dates,
-        keywords=tuple(builder.keywords),
+        keywords=builder.keywords,
         arxiv=arxiv,
-        extra=extra,
+        extra=extra or _NONE,
         origin=origin,
     )

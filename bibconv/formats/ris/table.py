@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from bibconv.formats.ris.dates import format_date, parse_date
@@ -225,7 +226,7 @@ _BOOKISH = frozenset(
 )
 
 
-def read_targets(tag: str, code: str | None, present: frozenset[str]) -> tuple[str, ...]:
+def read_targets(tag: str, code: str | None, present: AbstractSet[str]) -> tuple[str, ...]:
     """The slots a field tag fills in a record of ``TY`` ``code`` that holds the tags ``present``.
 
     ``T2`` of a ``BOOK`` is its series (the 2011 list's "Series Title", as Zotero reads and writes
