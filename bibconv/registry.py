@@ -55,6 +55,8 @@ class ReadContext:
     diagnostic and the reader goes on with the next record. ``escapes`` counts the lone
     surrogates the input may have put into records (invalid bytes a lenient decode kept,
     JSON ``\\u`` escapes of half a pair); while it is 0 no record needs a scan for them.
+    ``state`` is what a reader reading one piece of an input (``--jobs``) is told of the input
+    before the piece (:attr:`bibconv.parallel.pieces.Piece.state`, from the reader's ``split``).
 
     >>> from bibconv.errors import ParseError
     >>> ctx = ReadContext("refs.bib", strict=False)
@@ -69,6 +71,7 @@ class ReadContext:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     skipped: int = 0
     escapes: int = 0
+    state: Any = None
 
     def span(
         self, line: int | None = None, column: int | None = None, index: int | None = None

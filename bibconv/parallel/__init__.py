@@ -78,7 +78,7 @@ def convert(
 
     >>> import io
     >>> out = io.StringIO()
-    >>> convert(["fixtures/text/read/numbered_en.txt"], "ris", out, jobs=2)  # a listing: not cut
+    >>> convert(["fixtures/html/read/own/articles_it.html"], "ris", out, jobs=2)  # a page: not cut
     False
     """
     from bibconv.limits import DEFAULT_LIMITS

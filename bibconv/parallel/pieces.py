@@ -14,7 +14,7 @@ from __future__ import annotations
 import codecs
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, Any
 
 __all__ = ["Cut", "Piece", "Splitter", "line_cut", "pieces", "split_lines", "wide"]
 
@@ -30,7 +30,9 @@ class Piece:
     the line after the previous piece's last line, with the item after its last item, which the
     reader of the previous piece finds. ``offset`` is the byte of the whole input where it
     starts, for ``resume`` to cut again from there. A guess with no ``data`` says that the
-    layout gave out: the rest must be cut by ``resume``.
+    layout gave out: the rest must be cut by ``resume``. ``state`` is what the reader knows of
+    the input before the piece when it reads the whole input (what its ``split`` found there, in
+    a form of its own), given to the piece's reader as :attr:`bibconv.registry.ReadContext.state`.
 
     >>> Piece(b"@book{a,}\\n", line=40).line
     40
@@ -42,6 +44,7 @@ class Piece:
     guess: bool = False
     offset: int = 0
     column: int = 0
+    state: Any = None
 
 
 Splitter = Callable[[IO[bytes], int], "Iterator[Piece] | None"]

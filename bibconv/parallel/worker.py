@@ -143,6 +143,7 @@ def _read(job: Job, name: str, filename: str | None, piece: Piece, result: Resul
         column_shift=piece.column,
         marks=result.read_marks,
         first_keys=result.first_keys,
+        state=piece.state,
     )
     result.filename = filename
     records: list[Record] = []

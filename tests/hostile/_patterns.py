@@ -54,6 +54,11 @@ LOCALS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "bibconv.formats.listing.sites.mlconf._conference": _conferences,
     "bibconv.parallel.parent._Parent._report": lambda: [{"self": SimpleNamespace(token=_TOKEN)}],
     "bibconv.parallel.worker._write": lambda: [{"token": _TOKEN.encode("ascii")}],
+    "bibconv.formats.listing.text_split._line_patterns": lambda: [
+        {"marks": marks, "indent": indent}
+        for marks in (rb"[0-9]{1,4}\.", b"\xe2\x80\xa2", b"-")
+        for indent in (0, 3)
+    ],
 }
 
 

@@ -23,19 +23,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO, ClassVar
+from typing import IO, TYPE_CHECKING, ClassVar
 
 from bibconv.errors import ParseError
 from bibconv.formats.listing.common import Entry, clean_space, parse_byline
+from bibconv.formats.listing.text_layout import MARKER, Layout, family_of, indent_of
 from bibconv.model import Arxiv, Record
 from bibconv.registry import ReadContext, register
 from bibconv.textio import iter_lines, open_text
 
+if TYPE_CHECKING:
+    from bibconv.parallel.pieces import Piece
+
 __all__ = ["TextListingReader"]
 
-_MARKER = re.compile(
-    r"^(?P<indent>[ \t]{0,3})(?P<marker>[•‣◦▪●■►▸·]|[-*–]|\d{1,4}[.)]|\[\d{1,4}\])[ \t]+(?P<text>\S.*)$"
-)
 _LINK_LINE = re.compile(
     r"^\s*(?:[\w ]{1,20}:\s+)?(?P<link>https?://\S+|arxiv:\s*\S+|doi:\s*10\.\S+|10\.\d{4,9}/\S+)\s*$",
     re.IGNORECASE,
@@ -43,14 +44,6 @@ _LINK_LINE = re.compile(
 _DOI = re.compile(r"(10\.\d{4,9}/\S+)")
 _YEARISH = re.compile(r"\b(?:1[89]|20)\d\d\b")
 _NOT_LISTING = re.compile(r"^\s*(?:<|@\w+\s*[{(]|\{|TY {2}-|%[A-Z] )")
-
-
-def _family(marker: str) -> str:
-    if marker[0].isdigit():
-        return "number" + marker[-1]
-    if marker.startswith("["):
-        return "bracket"
-    return marker if marker in "-*–" else "bullet"
 
 
 @dataclass
@@ -144,7 +137,7 @@ class TextListingReader:
         if _NOT_LISTING.match(head) or "<html" in head[:1000].lower():
             return 0.0
         lines = head.splitlines()
-        markers = [i for i, line in enumerate(lines) if _MARKER.match(line)]
+        markers = [i for i, line in enumerate(lines) if MARKER.match(line)]
         if len(markers) < 2:
             return 0.0
         dated = sum(
@@ -155,30 +148,36 @@ class TextListingReader:
         )
         return 0.85 if dated >= 1 else 0.3
 
+    @staticmethod
+    def split(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
+        """Cut the input before entries into pieces of about ``size`` bytes (for ``--jobs``)."""
+        from bibconv.formats.listing.text_split import split
+
+        return split(stream, size)
+
     def read(self, stream: IO[bytes], ctx: ReadContext) -> Iterator[Record]:
         lang = ctx.option("lang")
         pending: _Pending | None = None
-        family: str | None = None
-        marker_indent = 0
-        body_indent: int | None = None
+        layout = ctx.state if isinstance(ctx.state, Layout) else Layout()
         count = 0
         for number, line in iter_lines(open_text(stream, ctx)):
-            match = _MARKER.match(line)
-            indent = len(line.expandtabs()) - len(line.expandtabs().lstrip())
-            if match and (family is None or (_family(match["marker"]) == family and indent <= marker_indent)):
+            match = MARKER.match(line)
+            indent = indent_of(line)
+            if layout.opens_entry(match, indent):
+                assert match is not None
                 if pending is not None:
                     count += 1
                     yield from _record(pending, lang, ctx)
-                if family is None:
-                    family, marker_indent = _family(match["marker"]), indent
+                if layout.family is None:
+                    layout = Layout(family_of(match["marker"]), indent)
                 pending = _Pending(number, match["text"].strip())
                 continue
             if pending is None:
                 continue
             if line.strip():
-                if body_indent is None:
-                    body_indent = indent
-                elif body_indent > marker_indent >= indent:
+                if layout.body_indent is None:
+                    layout = Layout(layout.family, layout.marker_indent, indent)
+                elif layout.body_indent > layout.marker_indent >= indent:
                     # An unindented line among indented entries is a heading, not part of an entry.
                     count += 1
                     yield from _record(pending, lang, ctx)
