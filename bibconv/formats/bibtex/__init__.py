@@ -139,8 +139,7 @@ class Entries:
         self.macros = Macros()
         self.parents = parents or {}
         self.keys: set[int] = set()  # hashes of the keys seen: the one thing that grows
-        # A context that reads one piece of an input (bibconv.parallel) is told of each key first
-        # seen in it, for the parent to report the keys that an earlier piece had.
+        # A context reading one piece of an input (bibconv.parallel) notes the keys first seen in it.
         self.first_key: Callable[[str, int], None] | None = getattr(ctx, "first_key", None)
         self.pending: list[str] = []
         self.commands = Commands()
@@ -174,8 +173,9 @@ class Entries:
                 )
                 continue
             out[name] = value
-        for token in dict.fromkeys(undefined):
-            self.ctx.warn(f"undefined @string macro {token}", line, block.key or None)
+        if undefined:
+            for token in dict.fromkeys(undefined):
+                self.ctx.warn(f"undefined @string macro {token}", line, block.key or None)
         return out
 
     def string(self, block: Any) -> None:
@@ -315,28 +315,32 @@ class BibtexReader:
         entries = Entries(ctx, _parents(stream, ctx))
         held: Record | None = None
         for line, block in blocks(open_text(stream, ctx, fallback="cp1252"), ctx):
-            if isinstance(block, ParsingFailedBlock):
-                key = RAW_KEY_RE.match(block.raw or "")
-                reason = getattr(block.error, "abort_reason", None) or str(block.error)
-                ctx.fail(ParseError(reason.strip(), ctx.span(line), key[1] if key else None))
-                continue
-            if isinstance(block, (String, ScannedString)):
-                try:
-                    entries.string(block)
-                except ValueError as exc:
-                    ctx.fail(ParseError(f"@string {block.key}: {exc}", ctx.span(line)))
-            elif isinstance(block, (Preamble, ExplicitComment)):
-                entries.pending.append(block.raw)  # type: ignore[arg-type,unused-ignore]
-                if isinstance(block, Preamble):
-                    with contextlib.suppress(ValueError):  # kept as written, its commands not expanded
-                        entries.commands.define(entries.macros.resolve(block.value))
-            elif isinstance(block, (Entry, ScannedEntry)):
-                record = self._record(block, line, entries)
-                if record is None:
+            if type(block) is not ScannedEntry:  # the common block, told at once (the others are ABCs)
+                if isinstance(block, ParsingFailedBlock):
+                    key = RAW_KEY_RE.match(block.raw or "")
+                    reason = getattr(block.error, "abort_reason", None) or str(block.error)
+                    ctx.fail(ParseError(reason.strip(), ctx.span(line), key[1] if key else None))
                     continue
-                if held is not None:
-                    yield held
-                held = record
+                if isinstance(block, (String, ScannedString)):
+                    try:
+                        entries.string(block)
+                    except ValueError as exc:
+                        ctx.fail(ParseError(f"@string {block.key}: {exc}", ctx.span(line)))
+                    continue
+                if isinstance(block, (Preamble, ExplicitComment)):
+                    entries.pending.append(block.raw)  # type: ignore[arg-type,unused-ignore]
+                    if isinstance(block, Preamble):
+                        with contextlib.suppress(ValueError):  # kept as written, its commands not expanded
+                            entries.commands.define(entries.macros.resolve(block.value))
+                    continue
+                if not isinstance(block, Entry):
+                    continue
+            record = self._record(block, line, entries)
+            if record is None:
+                continue
+            if held is not None:
+                yield held
+            held = record
         if held is not None:
             if entries.pending:
                 held = _with_extra(held, "bibtex:after", entries.pending)
@@ -356,22 +360,25 @@ class BibtexReader:
             entries.keys.add(hash(key.lower()))
             if entries.first_key is not None:
                 entries.first_key(key, line)
-        written = RAW_TYPE_RE.match(block.raw or "")
+        kind = getattr(block, "written_type", None)  # a ScannedEntry's; else from the text
+        if kind is None:
+            written = RAW_TYPE_RE.match(block.raw or "")
+            kind = written[1] if written else block.entry_type
         try:
             fields = entries.fields(block, line)
             if "crossref" in fields or "xdata" in fields:
                 fields = entries.inherit(fields, block.entry_type, line, key or None)
             tex = entries.expand(fields)
-            record = build_record(written[1] if written else block.entry_type, key, fields, line, ctx)
+            record = build_record(kind, key, fields, line, ctx)
         except (ValueError, TypeError, KeyError) as exc:  # a value the mapping cannot take
             ctx.fail(ParseError(str(exc), ctx.span(line), key or None))
             return None
-        if tex:
-            record = record.replace(extra={**record.extra, TEX_KEPT: tex})
-        if entries.pending:
-            record = record.replace(extra={**record.extra, "bibtex:before": entries.pending})
-            entries.pending = []
-        kind = written[1] if written else block.entry_type
+        if tex or entries.pending:
+            extra = {**record.extra, TEX_KEPT: tex} if tex else dict(record.extra)
+            if entries.pending:
+                extra["bibtex:before"] = entries.pending
+                entries.pending = []
+            record = record.replace(extra=extra)
         try:
             written_fields = entries.source(block)
         except ValueError:  # a value the record took but that cannot be written back as it is

@@ -51,7 +51,7 @@ _TEXT_FIELDS = frozenset(row.field for row in ROWS if row.kind != "verbatim")
 def dialect_of(names: Iterable[str]) -> str | None:
     """``biblatex`` when an entry has fields that classic BibTeX names otherwise (``date``,
     ``journaltitle``…), else ``None``: biber reads classic BibTeX's names too."""
-    return "biblatex" if any(name.lower() in _BIBLATEX_FIELDS for name in names) else None
+    return None if _BIBLATEX_FIELDS.isdisjoint(map(str.lower, names)) else "biblatex"
 
 
 class _UnbalancedError(ValueError):

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import lru_cache
+from typing import NamedTuple
 
 from bibconv import csl, facts, latex
 from bibconv.arxiv import without_implied
@@ -34,7 +36,7 @@ from bibconv.formats.bibtex.read_values import (
 from bibconv.formats.bibtex.spellings import standard_fields
 from bibconv.model import Date, Name, Record
 from bibconv.registry import ReadContext
-from bibconv.subtitles import join, publisher_fields, title_parts
+from bibconv.subtitles import Part, join, publisher_fields, title_parts
 
 __all__ = [
     "PREPRINT_TYPES",
@@ -118,34 +120,66 @@ def _issued(fields: dict[str, str], used: set[str], extra: dict[str, object]) ->
     return Date(parts=(tuple(parts),))
 
 
+class _TypeFacts(NamedTuple):
+    """What an entry type (as written) decides for every entry of that type."""
+
+    entry: str  # lower case
+    record_type: str
+    known: bool
+    plan: m.ReadPlan
+    number_var: str
+    kept_type: bool  # the type as written is not one a writer writes for its record type: kept
+    title_parts: tuple[Part, ...]
+    publishers: tuple[str, ...]
+
+
+@lru_cache(maxsize=256)
+def _type_facts(entry_type: str) -> _TypeFacts:
+    entry = entry_type.strip().lower()
+    record_type = m.csl_type(entry)
+    written = (m.entry_type(record_type, "bibtex"), m.entry_type(record_type, "biblatex"))
+    return _TypeFacts(
+        entry,
+        record_type,
+        entry in m.TYPE_TO_CSL,
+        m.read_plan(entry),
+        m.NUMBER_BY_TYPE.get(record_type, "number"),
+        entry_type not in written,
+        title_parts(entry in m.JOURNAL_TYPES),
+        publisher_fields(entry),
+    )
+
+
 def build_record(entry_type: str, key: str, fields: dict[str, str], line: int, ctx: ReadContext) -> Record:
     """The record for one entry; ``fields`` maps lower-case names to resolved TeX values."""
-    entry = entry_type.strip().lower()
+    of_type = _type_facts(entry_type)
+    entry, record_type = of_type.entry, of_type.record_type
     fields = standard_fields(fields, entry)
-    record_type = m.csl_type(entry)
-    if entry not in m.TYPE_TO_CSL:
+    if not of_type.known:
         ctx.warn(f"unknown entry type @{entry_type} read as {record_type!r}", line, key or None)
     arxiv, used, preprint, classes = (
         arxiv_block(fields, entry) if may_be_arxiv(fields) else (None, set(), False, None)
     )
+    number_var = of_type.number_var
     if preprint:
         record_type = "article"
+        number_var = m.NUMBER_BY_TYPE.get(record_type, "number")
     got = _Read(ctx, line, key or None, {"bibtex:primaryclass": classes} if classes else {})
-    issued = _issued(fields, used, got.extra)
-    if issued is not None:
-        got.dates["issued"] = issued
-    got.read_fields(fields, used, m.read_plan(entry), m.NUMBER_BY_TYPE.get(record_type, "number"))
+    if "date" in fields or "year" in fields or "month" in fields or "day" in fields:
+        issued = _issued(fields, used, got.extra)
+        if issued is not None:
+            got.dates["issued"] = issued
+    got.read_fields(fields, used, of_type.plan, number_var)
     _genre(got.fields, entry, record_type)
     for var in ("collection-title", "publisher-place"):  # biblatex's keys as the words it prints
         if var in got.fields:
             got.fields[var] = bibstrings.words(var, entry, got.fields[var])
-    _join_subtitles(got.fields, got.extra, entry)
-    _publisher(got.fields, got.extra, entry)
+    if got.extra:  # subtitles and publishers are kept there
+        _join_subtitles(got.fields, got.extra, of_type.title_parts)
+        if "publisher" not in got.fields:
+            _publisher(got.fields, got.extra, of_type.publishers)
     out = without_implied(got.fields, arxiv, record_type) if arxiv is not None else got.fields
-    if not preprint and entry_type not in (
-        m.entry_type(record_type, "bibtex"),
-        m.entry_type(record_type, "biblatex"),
-    ):
+    if not preprint and of_type.kept_type:
         got.extra["bibtex:entrytype"] = entry_type
     return Record(
         type=record_type,
@@ -170,20 +204,21 @@ def _genre(fields: dict[str, str], entry: str, record_type: str) -> None:
         fields["genre"] = m.IMPLIED_GENRES[entry]
 
 
-def _join_subtitles(fields: dict[str, str], extra: dict[str, object], entry: str) -> None:
+def _join_subtitles(fields: dict[str, str], extra: dict[str, object], parts: tuple[Part, ...]) -> None:
     """``title`` (and a book's or journal's ``container-title``) with its subtitle and addon:
-    ``Title: Subtitle. Addon`` (:mod:`bibconv.subtitles`); the fields stay in ``extra`` for the biblatex
-    writer."""
-    for part in title_parts(entry in m.JOURNAL_TYPES):
+    ``Title: Subtitle. Addon`` (:mod:`bibconv.subtitles`, the ``parts`` of the entry's type); the
+    fields stay in ``extra`` for the biblatex writer."""
+    for part in parts:
         raw = extra.get(part.key)
         if isinstance(raw, str) and part.variable in fields:
             fields[part.variable] = join(fields[part.variable], subtitle_text(raw), part.punct)
 
 
-def _publisher(fields: dict[str, str], extra: dict[str, object], entry: str) -> None:
+def _publisher(fields: dict[str, str], extra: dict[str, object], keys: tuple[str, ...]) -> None:
     """An entry without a publisher is published by its ``organization`` or ``howpublished``
-    (:func:`publisher_from`); the field stays in ``extra`` for the writers."""
-    found = publisher_from(extra, entry) if "publisher" not in fields else None
+    (:func:`publisher_from`; ``keys``: the fields that may be, for the entry's type); the field stays in
+    ``extra`` for the writers."""
+    found = _publisher_in(extra, keys)
     if found is not None:
         fields["publisher"] = found[1]
 
@@ -192,7 +227,11 @@ def publisher_from(extra: Mapping[str, object], entry: str) -> tuple[str, str] |
     r"""The kept field that is the publisher of an entry (lower-case type) without one, first present
     first (:data:`bibconv.subtitles.PUBLISHERS`; a text that opens with a URL, ``\href{…}{https://…}``
     too, is not a publisher): its ``extra`` key and text."""
-    for key in publisher_fields(entry):
+    return _publisher_in(extra, publisher_fields(entry))
+
+
+def _publisher_in(extra: Mapping[str, object], keys: tuple[str, ...]) -> tuple[str, str] | None:
+    for key in keys:
         raw = extra.get(key)
         if not isinstance(raw, str) or m.is_url(raw) or plain(raw).lstrip().lower().startswith(_WEB):
             continue

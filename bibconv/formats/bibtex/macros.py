@@ -12,6 +12,7 @@ Month macros count as text: none is more than three times as long as its name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bibconv.formats.bibtex.syntax import value_pieces
@@ -25,6 +26,8 @@ EXPANSION_PER_CHARACTER = 4
 """How much macro text each character of the values read adds to what macros may still put into fields."""
 # A macro whose text is at most this much longer than its definition is kept as its text.
 _KEPT_AS_TEXT = 64
+# A value that is one name and nothing else, which value_pieces reads as that macro.
+_BARE_NAME_RE = re.compile(r"[^\s#{}\"=,%]+")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -98,7 +101,16 @@ class Macros:
         """The TeX text of a field value (see :func:`~bibconv.formats.bibtex.syntax.resolve_value`);
         ``ValueError`` if macros would make it, or all that they put into fields, too long."""
         self.allowance += EXPANSION_PER_CHARACTER * len(expr)
-        pieces = value_pieces(expr, self.table, undefined)
+        macro: Part | None = None
+        if expr[:1] not in ('"', "{"):
+            if expr.isdigit():  # a number: itself, as value_pieces reads it
+                return expr
+            if _BARE_NAME_RE.fullmatch(expr):  # one name: its macro, if defined
+                macro = self.table.get(expr.lower())
+        if macro is None:  # noqa: SIM108 - mypy takes the macros of value_pieces as Macro alone
+            pieces = value_pieces(expr, self.table, undefined)
+        else:
+            pieces = [macro]
         if len(pieces) == 1 and isinstance(pieces[0], str):
             return pieces[0]
         size = _size(pieces)

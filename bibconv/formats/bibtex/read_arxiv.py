@@ -20,6 +20,7 @@ __all__ = ["PREPRINT_TYPES", "arxiv_block", "may_be_arxiv"]
 PREPRINT_TYPES = frozenset({"misc", "online", "unpublished", "electronic", "www", "preprint"})
 _ARXIV_FIELDS = ("eprint", "archiveprefix", "eprinttype", "primaryclass", "eprintclass")
 _SEARCH_FIELDS = ("doi", "url", "number", "journal", "journaltitle", "howpublished", "note")
+_SEARCHED = frozenset(_SEARCH_FIELDS)
 _ONLY_FIELDS = frozenset({"number", "journal", "journaltitle", "howpublished", "note"})
 _BARE_ID_RE = re.compile(rf"^(?:{ARXIV_ID.pattern})$")
 _CLASS_RE = re.compile(r"\[\s*([a-z][a-z\-]*(?:\.[A-Za-z\-]+)?)\s*\]")
@@ -159,4 +160,6 @@ def may_be_arxiv(fields: dict[str, str]) -> bool:
     """Whether an entry may hold an arXiv block (a cheap test before :func:`arxiv_block`)."""
     if "eprint" in fields or "abs/" in fields.get("volume", ""):
         return True
-    return any("arxiv" in fields.get(name, "").lower() for name in _SEARCH_FIELDS)
+    if _SEARCHED.isdisjoint(fields):
+        return False
+    return any("arxiv" in fields[name].lower() for name in _SEARCH_FIELDS if name in fields)

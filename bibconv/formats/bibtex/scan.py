@@ -49,12 +49,13 @@ class ScannedField(NamedTuple):
 class ScannedEntry:
     """An entry as :func:`scan` found it: the attributes of bibtexparser's ``Entry`` the reader uses."""
 
-    __slots__ = ("entry_type", "fields", "key", "raw", "start_line")
+    __slots__ = ("entry_type", "fields", "key", "raw", "start_line", "written_type")
 
     def __init__(
-        self, entry_type: str, key: str, fields: list[ScannedField], raw: str, start_line: int
+        self, written_type: str, key: str, fields: list[ScannedField], raw: str, start_line: int
     ) -> None:
-        self.entry_type = entry_type
+        self.written_type = written_type  # as written (``ARTICLE``); ``entry_type`` is in lower case
+        self.entry_type = written_type.lower()
         self.key = key
         self.fields = fields
         self.raw = raw
@@ -122,7 +123,7 @@ def _entry(chunk: str, at: int, body: int) -> tuple[str, list[ScannedField], int
             if chunk[stop] == "}":
                 end = pos
                 break
-    if _LINE_START_BLOCK.search(chunk, body, end):
+    if chunk.find("@", body, end) >= 0 and _LINE_START_BLOCK.search(chunk, body, end):
         return None
     return key, fields, end
 
@@ -138,7 +139,8 @@ def scan(chunk: str) -> list[ScannedEntry | ScannedString] | None:
         start = _BLOCK_START.search(chunk, pos)
         if start is None:
             return entries
-        kind = start.group().lower()
+        written = start.group()
+        kind = written.lower()
         body = start.end()
         if chunk[body] != "{":
             return None
@@ -158,4 +160,4 @@ def scan(chunk: str) -> list[ScannedEntry | ScannedString] | None:
         if found is None:
             return None
         key, fields, pos = found
-        entries.append(ScannedEntry(kind[1:].strip(), key, fields, chunk[start.start() : pos], line))
+        entries.append(ScannedEntry(written[1:].strip(), key, fields, chunk[start.start() : pos], line))

@@ -21,6 +21,7 @@ __all__ = ["standard_fields"]
 _EPRINT_IDS = {"pubmed": "pmid", "pmid": "pmid", "pmc": "pmcid", "pmcid": "pmcid"}
 _EVENTS = frozenset({"inproceedings", "conference", "proceedings", "mvproceedings"})
 _COURTESY = (("numpages", "pagetotal"), ("bdsk-url-1", "url"), ("tags", "keywords"), ("keyword", "keywords"))
+_FIELDS = frozenset({"eprinttype", "archiveprefix", "bookpagination", "location"} | {o for o, _ in _COURTESY})
 
 
 def standard_fields(fields: dict[str, str], entry: str) -> dict[str, str]:
@@ -47,6 +48,8 @@ def standard_fields(fields: dict[str, str], entry: str) -> dict[str, str]:
 
 def _may_apply(fields: dict[str, str]) -> bool:
     """A quick test: most entries have none of these fields."""
+    if _FIELDS.isdisjoint(fields):
+        return False
     return (
         "eprinttype" in fields
         or "archiveprefix" in fields
