@@ -26,6 +26,7 @@ EXPANSION_PER_CHARACTER = 4
 """How much macro text each character of the values read adds to what macros may still put into fields."""
 # A macro whose text is at most this much longer than its definition is kept as its text.
 _KEPT_AS_TEXT = 64
+_JOINED_KEPT = 256
 # A value that is one name and nothing else, which value_pieces reads as that macro.
 _BARE_NAME_RE = re.compile(r"[^\s#{}\"=,%]+")
 
@@ -74,10 +75,14 @@ class Macros:
         self.table: dict[str, Part] = dict(MONTH_MACROS)  # month macros are text; the input's are Macros
         self.defined: dict[str, Macro] = {}  # the macros the input's @string blocks define
         self.allowance = MAX_EXPANSION
+        # What a value made of defined macros only (``acm # ", " # …`` has text: not kept) joins, by
+        # the value as written, while no macro is defined again: real files repeat a few.
+        self.joined: dict[str, list[Part]] = {}
 
     def define(self, name: str, expr: str) -> None:
         """Define macro ``name`` as the value expression ``expr``; ``ValueError`` if it is not one,
         or if its text would be longer than :data:`MAX_EXPANSION`."""
+        self.joined.clear()
         self.allowance += EXPANSION_PER_CHARACTER * len(expr)
         pieces = [p for p in value_pieces(expr, self.table) if (p if isinstance(p, str) else p.size)]
         size = _size(pieces)
@@ -94,6 +99,7 @@ class Macros:
 
     def define_text(self, name: str, text: str) -> None:
         """Define macro ``name`` as ``text`` itself (a value whose delimiters are already gone)."""
+        self.joined.clear()
         self.allowance += EXPANSION_PER_CHARACTER * len(text)
         self.table[name] = self.defined[name] = Macro((text,), len(text))
 
@@ -107,10 +113,7 @@ class Macros:
                 return expr
             if _BARE_NAME_RE.fullmatch(expr):  # one name: its macro, if defined
                 macro = self.table.get(expr.lower())
-        if macro is None:  # noqa: SIM108 - mypy takes the macros of value_pieces as Macro alone
-            pieces = value_pieces(expr, self.table, undefined)
-        else:
-            pieces = [macro]
+        pieces = [macro] if macro is not None else self._pieces(expr, undefined)
         if len(pieces) == 1 and isinstance(pieces[0], str):
             return pieces[0]
         size = _size(pieces)
@@ -125,3 +128,17 @@ class Macros:
             )
         self.allowance -= expanded
         return "".join(p if isinstance(p, str) else p.text() for p in pieces)
+
+    def _pieces(self, expr: str, undefined: list[str] | None) -> list[Part]:
+        """:func:`~bibconv.formats.bibtex.syntax.value_pieces` of ``expr``, kept in :attr:`joined`
+        when it joins macros that are all defined."""
+        found = self.joined.get(expr)
+        if found is not None:
+            return found
+        before = -1 if undefined is None else len(undefined)
+        pieces = value_pieces(expr, self.table, undefined)
+        if before == len(undefined or ()) and "#" in expr and '"' not in expr and "{" not in expr:
+            if len(self.joined) >= _JOINED_KEPT:
+                self.joined.clear()
+            self.joined[expr] = pieces
+        return pieces
