@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, ClassVar
 
 from bibconv.errors import ParseError
@@ -46,26 +45,27 @@ _YEARISH = re.compile(r"\b(?:1[89]|20)\d\d\b")
 _NOT_LISTING = re.compile(r"^\s*(?:<|@\w+\s*[{(]|\{|TY {2}-|%[A-Z] )")
 
 
-@dataclass
 class _Pending:
     """Lines of the entry being read: the title line, lines right under it, then paragraphs."""
 
-    line: int
-    title: str
-    attached: list[str] = field(default_factory=list)
-    paragraphs: list[list[str]] = field(default_factory=list)
-    blank: bool = False
+    __slots__ = ("attached", "blank", "line", "paragraphs", "title")
+
+    def __init__(self, line: int, title: str) -> None:
+        self.line = line
+        self.title = title
+        self.attached: list[str] = []
+        self.paragraphs: list[list[str]] = []
+        self.blank = False  # a blank line since the last line of text
 
     def add(self, text: str) -> None:
-        if not text.strip():
-            self.blank = True
-        elif not self.blank and not self.paragraphs:
-            self.attached.append(text.strip())
+        """Take a line of text (not blank, stripped)."""
+        if not self.blank and not self.paragraphs:
+            self.attached.append(text)
         else:
             if self.blank or not self.paragraphs:
                 self.paragraphs.append([])
             self.blank = False
-            self.paragraphs[-1].append(text.strip())
+            self.paragraphs[-1].append(text)
 
 
 def _links(entry: Entry, line: str) -> bool:
@@ -88,16 +88,19 @@ def _links(entry: Entry, line: str) -> bool:
     return True
 
 
-def _record(pending: _Pending, lang: str | None, ctx: ReadContext) -> Iterator[Record]:
-    """The entry's record, or nothing when its text cannot be read (reported through ``ctx.fail``)."""
+def _record(pending: _Pending, lang: str | None, ctx: ReadContext) -> Record | None:
+    """The entry's record, or ``None`` when its text cannot be read (reported through ``ctx.fail``)."""
     try:
-        yield _entry(pending, lang).to_record(ctx.span(pending.line))
+        return _entry(pending, lang).to_record(ctx.span(pending.line))
     except ValueError as exc:  # TeX nested too deeply, a number too large
         ctx.fail(ParseError(str(exc), ctx.span(pending.line)))
+        return None
 
 
 def _entry(pending: _Pending, lang: str | None) -> Entry:
     """Title, byline and abstract of one entry."""
+    if not pending.attached and not pending.paragraphs:  # a title alone
+        return Entry(title=clean_space(pending.title))
     entry = Entry(title=pending.title)
     attached = [ln for ln in pending.attached if not _links(entry, ln)]
     rest = [kept for p in pending.paragraphs if (kept := [ln for ln in p if not _links(entry, ln)])]
@@ -161,32 +164,37 @@ class TextListingReader:
         layout = ctx.state if isinstance(ctx.state, Layout) else Layout()
         count = 0
         for number, line in iter_lines(open_text(stream, ctx)):
+            if not line.strip():
+                if pending is not None:
+                    pending.blank = True
+                continue
             match = MARKER.match(line)
             indent = indent_of(line)
-            if layout.opens_entry(match, indent):
-                assert match is not None
+            if match is not None and layout.opens_entry(match, indent):
                 if pending is not None:
                     count += 1
-                    yield from _record(pending, lang, ctx)
+                    if (record := _record(pending, lang, ctx)) is not None:
+                        yield record
                 if layout.family is None:
                     layout = Layout(family_of(match["marker"]), indent)
                 pending = _Pending(number, match["text"].strip())
+            elif pending is None:
                 continue
-            if pending is None:
-                continue
-            if line.strip():
-                if layout.body_indent is None:
-                    layout = Layout(layout.family, layout.marker_indent, indent)
-                elif layout.body_indent > layout.marker_indent >= indent:
-                    # An unindented line among indented entries is a heading, not part of an entry.
-                    count += 1
-                    yield from _record(pending, lang, ctx)
-                    pending = None
-                    continue
-            pending.add(line)
+            elif layout.body_indent is None:
+                layout = Layout(layout.family, layout.marker_indent, indent)
+                pending.add(line.strip())
+            elif layout.body_indent > layout.marker_indent >= indent:
+                # An unindented line among indented entries is a heading, not part of an entry.
+                count += 1
+                if (record := _record(pending, lang, ctx)) is not None:
+                    yield record
+                pending = None
+            else:
+                pending.add(line.strip())
         if pending is not None:
             count += 1
-            yield from _record(pending, lang, ctx)
+            if (record := _record(pending, lang, ctx)) is not None:
+                yield record
         if count == 0:
             ctx.fail(
                 ParseError(

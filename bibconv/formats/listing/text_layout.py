@@ -31,6 +31,8 @@ def family_of(marker: str) -> str:
 
 def indent_of(line: str) -> int:
     """The columns of white space that start ``line`` (a tab to the next multiple of 8)."""
+    if not line[:1].isspace():
+        return 0
     expanded = line.expandtabs()
     return len(expanded) - len(expanded.lstrip())
 
