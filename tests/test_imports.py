@@ -30,7 +30,6 @@ CYCLES_ALLOWED = {
     ("bibconv.model.record", "bibconv.record_changes"): "Record's CSL variables by keyword"
     " (record.replace(title=…)) are sorted into its slots by bibconv.record_changes, which builds Names"
     " and Dates",
-    ("bibconv.latex.encoder", "bibconv.latex"): "encode checks passed-through TeX with latex.decode",
     ("bibconv.latex.charset", "bibconv.latex"): "a character's TeX form from pylatexenc's table is kept"
     " only when latex.decode reads it back as that character",
     ("bibconv.parallel.plan", "bibconv.api"): "a piece is read with the serial reader's source handling",

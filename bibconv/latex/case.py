@@ -16,23 +16,22 @@ letter (the default); or every word with a capital a style would lowercase."""
 _WORD_SPLIT_RE = re.compile(r"(\s+)")
 _GROUPING_RE = re.compile(r"[{}\\$]")
 _TRAIL_CHARS = ",.;:!?)]'\""
-_TRAIL_RE = re.compile("[" + re.escape(_TRAIL_CHARS) + "]+$")
 _LEAD_RE = re.compile(r"^[(\['\"]+")
-_CONTROL_END_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z]+$")
-# A control word as the decoder (pylatexenc) reads one: any letters, ``\OEAÉ`` too.
-# It opens with the backslash, then looks behind it (a pattern that opens with a lookbehind is tried at
-# every character, this one only at backslashes): the same matches as ``(?<!\\)(?:\\\\)*\\(…)``.
-_MACRO_TAIL_RE = re.compile(r"\\(?<!\\\\)(?:\\\\)*([^\W\d_]+)(?:\{[^{}]*\}|\[[^\[\]]*\])*$")
+_ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
-# What _scan_word stops at: a run of what changes nothing, a backslash, a dollar, a brace. Control
-# symbols change nothing (a backslash and an ASCII character that is not a letter: ``\{``, ``\\``);
-# outside math, neither do a lower-case control word with an empty group (``\textbackslash{}``) and
-# a group of one (``{\textbraceleft}``, ``{\i}``): none of them is a letter BibTeX changes. The runs are
+# What _scan_word stops at: a run of what changes nothing, a backslash, a dollar, a brace. ASCII
+# characters that are not letters change nothing, nor do control symbols (a backslash and an ASCII
+# character that is not a letter: ``\{``, ``\\``); outside math, neither do a lower-case control
+# word with an empty group (``\textbackslash{}``) and a group of one (``{\textbraceleft}``, ``{\i}``):
+# none of them is a letter BibTeX changes. The runs are
 # possessive: a greedy one keeps a way back for each of its steps (300 MB for a million).
 _SYMBOL = r"\\[\x00-@\[-`{-\x7f]"
-_SCAN_STOP_RE = re.compile(rf"(?P<inert>(?:{_SYMBOL})++)|[\\${{}}]")
-_SCAN_TEXT_STOP_RE = re.compile(rf"(?P<inert>(?:{_SYMBOL}|\\[a-z]+\{{\}}|\{{\\[a-z]+\}})++)|[\\${{}}]")
+_NOT_LETTER = r"[\x00-#%-@\[\]-`|~\x7f]"  # ASCII, and no letter, backslash, dollar or brace
+_SCAN_STOP_RE = re.compile(rf"(?P<inert>(?:{_SYMBOL}|{_NOT_LETTER})++)|[\\${{}}]")
+_SCAN_TEXT_STOP_RE = re.compile(
+    rf"(?P<inert>(?:{_SYMBOL}|{_NOT_LETTER}|\\[a-z]+\{{\}}|\{{\\[a-z]+\}})++)|[\\${{}}]"
+)
 _NAME_RE = re.compile(r"[^\W\d_]*")  # every letter (str.isalpha) and a few other characters
 
 
@@ -204,10 +203,9 @@ def _word(piece: str, state: _State, every: bool) -> tuple[str, _State]:
         in_math = in_math != (dollars % 2 == 1)
         return piece, (max(depth + change, 0), in_math, _ends_in_unknown_macro(piece), piece.endswith(":"))
     lead = _LEAD_RE.match(piece)
-    trail = _TRAIL_RE.search(piece)
     start = lead.end() if lead else 0
-    # A piece of punctuation only (``"``) is matched by both: it is all lead, no trail.
-    end = max(trail.start(), start) if trail else len(piece)
+    # A piece of punctuation only (``"``) is both: it is all lead, no trail.
+    end = max(len(piece.rstrip(_TRAIL_CHARS)), start)
     core = piece[start:end]
     if core:
         if _protects(core, end == len(piece), every and not sentence_start):
@@ -229,7 +227,7 @@ def _protects(core: str, whole: bool, capitals: bool) -> bool:
         has_upper
         and not (first_only and not capitals)
         and not _ends_escaped(core)
-        and not (whole and _CONTROL_END_RE.search(core))  # ``\OE 0``: the space ends \OE
+        and not (whole and _ends_in_control_word(core))  # ``\OE 0``: the space ends \OE
     )
 
 
@@ -243,15 +241,34 @@ def _letters_only(word: str) -> bool:
 
 
 def _ends_in_unknown_macro(piece: str) -> bool:
+    """Whether ``piece`` ends in a control word the decoder does not know, perhaps followed by
+    groups without braces or brackets inside (``\\foo{x}[y]``): its argument."""
     if "\\" not in piece:
         return False
-    if piece[-1] not in "}]":  # no group at the end: the macro's name is the letters that end it
-        start = len(piece) - _NAME_RE.match(piece[::-1]).end()  # type: ignore[union-attr]
-        before = piece[:start]
-        run = len(before) - len(before.rstrip("\\"))  # the backslashes before the name: an odd run
-        return start < len(piece) and run % 2 == 1 and not is_known_macro(piece[start:])
-    m = _MACRO_TAIL_RE.search(piece)
-    return m is not None and not is_known_macro(m[1])  # a known one takes no group
+    end = len(piece)
+    while end and piece[end - 1] in "}]":  # the groups that end it, from the last
+        opener, closer = ("{", "}") if piece[end - 1] == "}" else ("[", "]")
+        start = piece.rfind(opener, 0, end - 1)
+        if start < 0 or piece.rfind(closer, start, end - 1) >= 0:
+            break
+        end = start
+    name = _control_word_before(piece, end)
+    return name is not None and not is_known_macro(name)
+
+
+def _control_word_before(text: str, end: int) -> str | None:
+    """The name of the control word that ends at ``end`` (any letters, as the decoder reads them),
+    or ``None``: letters with an odd run of backslashes before them."""
+    head = text[:end]
+    start = end - _NAME_RE.match(head[::-1]).end()  # type: ignore[union-attr]
+    run = start - len(head[:start].rstrip("\\"))
+    return head[start:] if start < end and run % 2 == 1 else None
+
+
+def _ends_in_control_word(text: str) -> bool:
+    """Whether ``text`` ends in a control word of ASCII letters (``\\OE``, not ``\\\\OE``)."""
+    head = text.rstrip(_ASCII_LETTERS)
+    return len(head) < len(text) and (len(head) - len(head.rstrip("\\"))) % 2 == 1
 
 
 def _ends_escaped(text: str) -> bool:

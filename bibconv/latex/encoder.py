@@ -41,10 +41,11 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from itertools import accumulate
 
 from bibconv.latex.allow import braces_balanced, disallowed, tex_allowed
 from bibconv.latex.charset import math_chars, needs_chars, text_chars
-from bibconv.latex.decoder import MAX_TEX_DEPTH
+from bibconv.latex.decoder import MAX_TEX_DEPTH, is_known_macro
 from bibconv.latex.tables import TAGS
 from bibconv.latex.tex import Groups, math_only
 from bibconv.memo import memo_with_warnings
@@ -84,6 +85,9 @@ _TOKEN_RE = re.compile(
 _DIGIT_AFTER_RE = re.compile(r"\d")
 _TEXISH_RE = re.compile(r"[\\^_{]")
 _LB, _RB = "\ufdd4", "\ufdd5"  # literal braces until paired; removed from input
+_BRACE_MARK_RE = re.compile(f"[{_LB}{_RB}]")
+_NOT_BRACE_MARK_RE = re.compile(f"[^{_LB}{_RB}]+")
+_MARK_STEP = {ord("{"): 1, ord("}"): -1}
 _SPECIALS = {
     "&": r"\&",
     "%": r"\%",
@@ -112,6 +116,13 @@ _SIMPLE_TAIL = (
 )
 _SIMPLE_RE = re.compile(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
 _SIMPLE_NO_LIGATURE_RE = re.compile(r"[&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
+# Where _SIMPLE_NO_LIGATURE_RE may match more than one special character: math, a superscript
+# group, a control word (perhaps with an argument); without them str.translate does its work.
+_MATH_OR_OTHER_RE = re.compile(r"\$|\\[(\[A-Za-z]|[\^_][{\\]")
+# The order in which _specials_replaced replaces them: braces before the backslash (whose form
+# holds braces), the backslash before the rest (whose forms hold backslashes), ``~`` before the
+# no-break space (whose form it is).
+_SPECIALS_ORDER = ("{", "}", "\\", "&", "%", "$", "#", "_", "~", "^", "\u00a0")
 # Anything ``encode`` would change: without it (and in ASCII mode, without non-ASCII) text is its own body.
 _ENCODE_WORK_RE = re.compile(
     r"[-`'!?&%$#_{}~^\\\u00a0<\ufdd4\ufdd5]"
@@ -270,11 +281,14 @@ def _encode_simple(text: str, markup: bool) -> str | None:
     if "$" in text and _math_only(text):
         return text
     ligatures = _has_ligature(text)
-    try:
-        pattern = _SIMPLE_RE if ligatures else _SIMPLE_NO_LIGATURE_RE
-        body = pattern.sub(_simple_token, text)
-    except _NeedsGeneralReadingError:
-        return None
+    if not ligatures and not _MATH_OR_OTHER_RE.search(text):  # each match is one special character
+        body = _specials_replaced(text)
+    else:
+        try:
+            pattern = _SIMPLE_RE if ligatures else _SIMPLE_NO_LIGATURE_RE
+            body = pattern.sub(_simple_token, text)
+        except _NeedsGeneralReadingError:
+            return None
     return _pair_braces(body) if _LB in body or _RB in body else body
 
 
@@ -327,20 +341,31 @@ def _pair_braces(body: str) -> str:
     BibTeX counts ``\{`` as a brace, so a lone one would unbalance the value; the braced control word is
     one "special character" to BibTeX (initials, case changes and sorting treat it as one letter).
     """
-    chars = list(body)
+    marks = _NOT_BRACE_MARK_RE.sub("", body).replace(_LB, "{").replace(_RB, "}").encode()
+    depths = accumulate(map(_MARK_STEP.__getitem__, marks), initial=0)
+    if 2 * marks.count(b"{") == len(marks) and min(depths) >= 0:  # all pair up: no step per marker
+        return body.replace(_LB, "\\{").replace(_RB, "\\}")
+    kinds: list[str] = []  # what each marker becomes, in order
     opened: list[int] = []
-    for i, ch in enumerate(chars):
-        if ch == _LB:
-            opened.append(i)
-        elif ch == _RB:
-            if opened:
-                chars[opened.pop()] = "\\{"
-                chars[i] = "\\}"
-            else:
-                chars[i] = "{\\textbraceright}"
-    for i in opened:
-        chars[i] = "{\\textbraceleft}"
-    return "".join(chars)
+    for mark in _BRACE_MARK_RE.finditer(body):
+        if mark[0] == _LB:
+            opened.append(len(kinds))
+            kinds.append("{\\textbraceleft}")
+        elif opened:
+            kinds[opened.pop()] = "\\{"
+            kinds.append("\\}")
+        else:
+            kinds.append("{\\textbraceright}")
+    texts = _BRACE_MARK_RE.split(body)  # text, text … one more than the markers
+    return "".join(text + kind for text, kind in zip(texts, kinds, strict=False)) + texts[-1]
+
+
+def _specials_replaced(text: str) -> str:
+    """Each special character of ``text`` in its form of :data:`_SPECIALS` (one pass each)."""
+    for char in _SPECIALS_ORDER:
+        if char in text:
+            text = text.replace(char, _SPECIALS[char])
+    return text
 
 
 def _same(text: str) -> str:
@@ -349,8 +374,6 @@ def _same(text: str) -> str:
 
 def _decoded_macro(name: str) -> bool:
     """Whether decoding would turn ``\\name`` into text (then it is text here too, and escaped)."""
-    from bibconv.latex import is_known_macro
-
     return is_known_macro(name)
 
 
@@ -383,7 +406,7 @@ def _text(text: str, ascii: bool, warn: Callable[[str], None] | None, *, math: b
         return text
     if math:
         return math_chars(text, ascii, warn)
-    text = _SPECIAL_RE.sub(_special, text)
+    text = _SPECIAL_RE.sub(_special, text) if _has_ligature(text) else _specials_replaced(text)
     return text_chars(text, ascii, warn) if needs_chars(text, ascii) else text
 
 

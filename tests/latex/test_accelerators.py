@@ -286,6 +286,27 @@ def test_the_encoder_math_only_shortcut_equals_the_substitution(text: str, marku
     assert encoder._encode_simple(text, markup) == substituted, text
 
 
+def _paired_by_characters(body: str) -> str:
+    """The reference of :func:`bibconv.latex.encoder._pair_braces`: a step per character."""
+    chars, opened = list(body), []
+    for i, ch in enumerate(chars):
+        if ch == encoder._LB:
+            opened.append(i)
+        elif ch == encoder._RB and opened:
+            chars[opened.pop()], chars[i] = "\\{", "\\}"
+        elif ch == encoder._RB:
+            chars[i] = "{\\textbraceright}"
+    for i in opened:
+        chars[i] = "{\\textbraceleft}"
+    return "".join(chars)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from([encoder._LB, encoder._RB, "a", "\\", "é", "{}"]), max_size=16).map("".join))
+def test_brace_pairing_equals_a_character_walk(body: str) -> None:
+    assert encoder._pair_braces(body) == _paired_by_characters(body), body
+
+
 @pytest.mark.shared
 def test_the_encoder_shortcuts_equal_the_token_walk_on_the_real_values() -> None:
     """Every real value, as record text (rich and plain), is encoded as the walk encodes it; most take
@@ -424,11 +445,16 @@ _MACRO_WORDS = st.lists(
 _OLD_MACRO_TAIL_RE = re.compile(r"(?<!\\)(?:\\\\)*\\([^\W\d_]+)(?:\{[^{}]*\}|\[[^\[\]]*\])*$")
 
 
+_OLD_CONTROL_END_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z]+$")
+_OLD_TRAIL_RE = re.compile("[" + re.escape(case._TRAIL_CHARS) + "]+$")
+
+
 @settings(max_examples=1500, deadline=None)
 @given(_MACRO_WORDS)
-def test_the_macro_tail_pattern_finds_what_its_lookbehind_form_finds(word: str) -> None:
-    new, old = case._MACRO_TAIL_RE.search(word), _OLD_MACRO_TAIL_RE.search(word)
-    assert (new and (new.span(), new[1])) == (old and (old.span(), old[1])), word
+def test_the_word_end_tests_find_what_their_patterns_find(word: str) -> None:
+    assert case._ends_in_control_word(word) == bool(_OLD_CONTROL_END_RE.search(word)), word
+    trail = _OLD_TRAIL_RE.search(word)
+    assert len(word.rstrip(case._TRAIL_CHARS)) == (trail.start() if trail else len(word)), word
 
 
 @settings(max_examples=1500, deadline=None)
