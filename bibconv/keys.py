@@ -164,14 +164,14 @@ def _spelled(n: int) -> str:
     return letters
 
 
-_SHORT_SUFFIXES = tuple(_spelled(n) for n in range(26 + 26**2 + 26**3))  # up to ``zzz``
+_SHORT_SUFFIXES = tuple(_spelled(n) for n in range(26 + 26**2))  # up to ``zz``
 
 
 def _suffix(n: int) -> str:
-    """0 → ``a``, 25 → ``z``, 26 → ``aa``, 27 → ``ab`` … (the first 18,278 from a table).
+    """0 → ``a``, 25 → ``z``, 26 → ``aa``, 27 → ``ab`` … (the first 702 from a table).
 
-    >>> [_suffix(n) for n in (0, 25, 26, 18_278, 500_000)]
-    ['a', 'z', 'aa', 'aaaa', 'abkpu']
+    >>> [_suffix(n) for n in (0, 25, 26, 701, 702, 18_278, 500_000)]
+    ['a', 'z', 'aa', 'zz', 'aaa', 'aaaa', 'abkpu']
     """
     if n < len(_SHORT_SUFFIXES):
         return _SHORT_SUFFIXES[n]
