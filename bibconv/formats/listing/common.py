@@ -134,14 +134,14 @@ class Entry:
         title = tex_ligatures(title) if arxiv else title
         if title:
             fields["title"] = title
-        abstract = clean_space(self.abstract)
+        abstract = clean_space(self.abstract) if self.abstract else ""
         extra = dict(self.extra)
         if abstract:
             fields["abstract"] = rich_text(abstract, tex=arxiv)
             if _TRUNCATED.search(abstract):
                 facts.add(extra, TRUNCATED_NOTE)
-        authors = tuple(n for n in self.authors if n.literal != "others")  # "et al." is said in a note
-        if self.more_authors or len(authors) < len(self.authors):
+        authors = tuple(n for n in self.authors if n.literal != "others") if self.authors else ()
+        if self.more_authors or len(authors) < len(self.authors):  # "et al." is said in a note
             facts.add(extra, MORE_AUTHORS_NOTE)
         if (
             "language" in fields
@@ -158,12 +158,12 @@ class Entry:
             fields=fields,
             names={"author": authors} if authors else {},
             dates={"issued": self.issued} if self.issued else {},
-            keywords=tuple(dict.fromkeys(k for k in self.keywords if k)),
+            keywords=tuple(dict.fromkeys(k for k in self.keywords if k)) if self.keywords else (),
             arxiv=self.arxiv,
             extra=extra,
             origin=origin,
         )
-        return as_published(record)
+        return record if self.arxiv is None else as_published(record)
 
 
 _VENUE_TYPES = frozenset({"article-journal", "article-magazine", "article-newspaper", "paper-conference"})
