@@ -8,7 +8,6 @@ decisions (arXiv tags, synonyms, repeated tags) are described in :mod:`bibconv.f
 from __future__ import annotations
 
 import re
-from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -17,6 +16,7 @@ from bibconv.arxiv import parse_arxiv_id, without_implied
 from bibconv.csl import VERBATIM_VARS
 from bibconv.formats.ris.names import parse_ris_name
 from bibconv.formats.ris.table import (
+    CONTEXT_TAGS,
     CSL_TO_TY,
     DATE_INFO_KEY,
     ENDNOTE_TYPES,
@@ -86,15 +86,14 @@ class _Builder:
     """Collects the tags of one record into canonical slots."""
 
     __slots__ = (
-        "code", "ctx", "dates", "extra", "fields", "has_id", "keywords", "names", "notes", "pages",
-        "present", "rid", "type", "urls", "warnings",
+        "code", "ctx", "dates", "entries", "extra", "fields", "keywords", "names", "notes", "pages",
+        "rid", "type", "urls", "warnings",
     )  # fmt: skip
 
-    def __init__(
-        self, ctx: ReadContext, rid: str | None, csl_type: str, code: str | None, present: AbstractSet[str]
-    ) -> None:
-        self.ctx, self.rid, self.type = ctx, rid, csl_type
-        self.code, self.present = code, present  # the TY and the tags given: some tags depend on them
+    def __init__(self, ctx: ReadContext, csl_type: str, code: str | None, entries: list[list[Any]]) -> None:
+        self.ctx, self.type, self.code = ctx, csl_type, code  # some tags depend on the TY
+        self.entries = entries  # and some on the other tags given
+        self.rid: str | None = None  # the first ID
         self.fields: dict[str, str] = {}
         self.names: dict[str, list[Name]] = {}
         self.dates: dict[str, list[tuple[str, str, int]]] = {}
@@ -103,7 +102,6 @@ class _Builder:
         self.urls: list[str] = []
         self.pages: dict[str, tuple[str, int]] = {}
         self.extra: dict[str, Any] = {}
-        self.has_id = False
         self.warnings: list[tuple[int, str]] = []
 
     def warn(self, message: str, line: int) -> None:
@@ -140,7 +138,10 @@ class _Builder:
                 self.warn(f"unknown tag {tag} kept as ris:{tag}", line)
             self.keep(tag, value)
         elif spec.kind == "field":
-            self.put(tag, read_targets(tag, self.code, self.present), value, line)
+            targets = (
+                read_targets(tag, self.code, _given(self.entries)) if tag in CONTEXT_TAGS else spec.targets
+            )
+            self.put(tag, targets, value, line)
         elif spec.kind == "booktitle":
             self.put(tag, ("title",) if self.type == "book" else spec.targets, value, line)
         elif spec.kind == "name":
@@ -158,8 +159,8 @@ class _Builder:
         elif spec.kind == "sn":
             self.put(tag, (sn_slot(value, self.type),), value, line)
         elif spec.kind == "id":
-            if not self.has_id:
-                self.has_id = True
+            if self.rid is None:
+                self.rid = value
             else:
                 self.repeated(tag, value, line, "the record id")
         elif tag in self.pages:
@@ -295,8 +296,6 @@ _ARXIV_PLACES = frozenset(
 
 def _find_arxiv(fields: dict[str, str], notes: list[str]) -> tuple[Arxiv | None, list[str]]:
     """The record's arXiv block: from notes, an ``AN``, an arXiv DOI, an abs URL or a journal title."""
-    if not notes and fields.keys().isdisjoint(_ARXIV_PLACES):  # nowhere to find one
-        return None, notes
     arxiv, notes = _arxiv_from_notes(notes)
     location = fields.get("archive_location", "")
     in_arxiv = "arxiv" in (fields.get("archive", "").casefold(), fields.get("source", "").casefold())
@@ -319,22 +318,23 @@ def _find_arxiv(fields: dict[str, str], notes: list[str]) -> tuple[Arxiv | None,
     return arxiv, notes
 
 
+def _given(entries: list[list[Any]]) -> frozenset[str]:
+    """The tags given a value."""
+    return frozenset(tag for tag, value, _ in entries if value)
+
+
 def build_record(entries: list[list[Any]], ctx: ReadContext, origin: SourceSpan | None = None) -> Record:
     """The canonical record for the ``[tag, value, line]`` entries of one RIS record, read at ``origin``.
 
     The values are stripped (as the reader gives them); an empty one counts as absent.
     """
-    has_type = bool(entries) and entries[0][0] == "TY"
-    rid: str | None = None
-    present: set[str] = set()  # the tags given a value: some tags depend on them
-    for tag, value, _ in entries:
-        if value:
-            present.add(tag)
-            if rid is None and tag == "ID":
-                rid = value
-    first: list[Any] = entries[0] if has_type else [None, None, 0]
-    csl_type, code = _read_type(first[1], ctx, first[2], rid)
-    builder = _Builder(ctx, rid, csl_type, code, present)
+    first = entries[0] if entries and entries[0][0] == "TY" else None
+    code = first[1] if first is not None else None
+    csl_type = TY_TO_CSL.get(code) if code else None  # a TY of the specification, as written
+    if csl_type is None:
+        rid = next((value for tag, value, _ in entries if tag == "ID" and value), None)
+        csl_type, code = _read_type(code, ctx, first[2] if first is not None else 0, rid)
+    builder = _Builder(ctx, csl_type, code, entries)
     for tag, value, line in entries:
         if value and tag != "TY":
             builder.add(tag, value, line)
@@ -348,7 +348,9 @@ def build_record(entries: list[list[Any]], ctx: ReadContext, origin: SourceSpan 
         fields.setdefault("URL", builder.urls[0])
         for url in builder.urls[1:]:
             builder.keep("UR", url)
-    arxiv, notes = _find_arxiv(fields, builder.notes)
+    arxiv, notes = None, builder.notes
+    if notes or not fields.keys().isdisjoint(_ARXIV_PLACES):  # somewhere an arXiv id may be
+        arxiv, notes = _find_arxiv(fields, notes)
     extra = builder.extra
     if notes:
         own = [note for note in notes if _own_note(note)]
@@ -366,7 +368,7 @@ def build_record(entries: list[list[Any]], ctx: ReadContext, origin: SourceSpan 
     names = {var: tuple(n for n in people if n != _NO_NAME) for var, people in builder.names.items()}
     return Record(
         type=csl_type,
-        id=rid,
+        id=builder.rid,
         fields=fields,
         names=names,
         dates=dates,

@@ -31,6 +31,7 @@ from bibconv.formats.ris.types import (
 )
 
 __all__ = [
+    "CONTEXT_TAGS",
     "CSL_TO_TY",
     "DATE_INFO_KEY",
     "DATE_TAGS",
@@ -224,6 +225,10 @@ _ISBN_BODY = re.compile(r"^(?:\d{9}[\dXx]|\d{13})(?:\(.*\))?$")
 _BOOKISH = frozenset(
     {"book", "chapter", "thesis", "report", "classic", "entry-dictionary", "entry-encyclopedia"}
 )
+
+
+CONTEXT_TAGS: frozenset[str] = frozenset({"T2", "DB"})
+"""The tags whose slots depend on the record (:func:`read_targets`); the others fill their row's targets."""
 
 
 def read_targets(tag: str, code: str | None, present: AbstractSet[str]) -> tuple[str, ...]:
