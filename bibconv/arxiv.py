@@ -11,14 +11,21 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from bibconv import journal_ref
 from bibconv.model import Arxiv, Date, Record
 
-__all__ = ["ARXIV_ID", "as_published", "implied_fields", "parse_arxiv_id", "without_implied"]
+__all__ = [
+    "ARXIV_ID",
+    "as_published",
+    "implied_fields",
+    "parse_arxiv_id",
+    "published_parts",
+    "without_implied",
+]
 
 # New ids (0704.0001 on): YYMM.NNNN(N); old ids: archive(.SUBJ)/YYMMNNN.
 ARXIV_ID = re.compile(
@@ -96,14 +103,29 @@ def as_published(record: Record, warn: Callable[[str], None] | None = None) -> R
     >>> p.type, p.fields["container-title"], p.fields["volume"], p.fields["page"], p.dates["issued"].to_edtf()
     ('article-journal', 'Astrophys.J.', '517', '565-586', '1999')
     """
-    arxiv = record.arxiv
-    venue = record.fields.get("container-title")
-    published = arxiv is not None and (arxiv.journal_ref or (venue and "DOI" in record.fields))
-    if not published or record.type != "article":
+    published = published_parts(record.type, record.fields, record.dates, record.arxiv, warn)
+    if published is None:
         return record
+    kind, fields, dates = published
+    return replace(record, type=kind, fields=fields, dates=dates)
+
+
+def published_parts(
+    record_type: str,
+    fields: Mapping[str, str],
+    dates: Mapping[str, Date],
+    arxiv: Arxiv | None,
+    warn: Callable[[str], None] | None = None,
+) -> tuple[str, dict[str, str], dict[str, Date]] | None:
+    """The type, fields and dates :func:`as_published` gives a record of these parts, or ``None`` when
+    it keeps the record as it is (for a reader that builds the record once, from what this returns)."""
+    venue = fields.get("container-title")
+    published = arxiv is not None and (arxiv.journal_ref or (venue and "DOI" in fields))
+    if not published or record_type != "article":
+        return None
     assert arxiv is not None
-    fields = dict(record.fields)
-    dates = dict(record.dates)
+    fields = dict(fields)
+    dates = dict(dates)
     kind = "article-journal"
     if arxiv.journal_ref and venue is None:
         from bibconv.latex import decode
@@ -123,4 +145,4 @@ def as_published(record: Record, warn: Callable[[str], None] | None = None) -> R
         fields["container-title"] = decode(venue)
     if venue is not None and journal_ref.is_proceedings(venue):
         kind = "paper-conference"
-    return replace(record, type=kind, fields=fields, dates=dates)
+    return kind, fields, dates

@@ -59,12 +59,12 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
-from bibconv.arxiv import ARXIV_ID, as_published
+from bibconv.arxiv import ARXIV_ID, published_parts
 from bibconv.errors import Diagnostic, ParseError, ReadError
-from bibconv.jsonnumbers import NumberError
+from bibconv.jsonnumbers import DECODER, NumberError
 from bibconv.jsonnumbers import loads as json_loads
 from bibconv.latex import decode, has_tex
-from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.model import Arxiv, Date, FrozenDict, Name, Record, SourceSpan
 from bibconv.registry import ReadContext, register
 from bibconv.textio import JSON_SURROGATE, iter_lines, open_text
 
@@ -169,10 +169,6 @@ def _names_from_string(authors: str) -> tuple[Name, ...]:
     return tuple(split_name_list(_plain(_SPACE.sub(" ", authors).strip())))
 
 
-def _id_version(match: re.Match[str] | None) -> int | None:
-    return int(match["version"]) if match and match["version"] else None
-
-
 def _versions(value: Any) -> list[tuple[int, Any]]:
     if not value:
         return []
@@ -191,17 +187,21 @@ def _versions(value: Any) -> list[tuple[int, Any]]:
 
 
 def _snapshot_id(
-    item: Mapping[str, Any], ctx: ReadContext | None, line: int | None
-) -> tuple[str, re.Match[str] | None]:
-    """The object's arXiv id (an id that is none is kept as it is, with a warning) and its match."""
+    item: Mapping[str, Any], ctx: ReadContext | None, origin: SourceSpan | None
+) -> tuple[str, int | None]:
+    """The object's arXiv id (an id that is none is kept as it is, with a warning at ``origin``, the
+    record's own span) and the version it names."""
     raw_id = item.get("id")
     if not isinstance(raw_id, str) or not raw_id.strip():
         raise ValueError("the object has no arXiv 'id'")
     raw_id = raw_id.strip()
     match = ARXIV_ID.fullmatch(raw_id)
-    if match is None and ctx is not None:
-        ctx.warn(f"{raw_id!r} is not an arXiv identifier; kept as it is", line, raw_id)
-    return (match["id"] if match else raw_id), match
+    if match is None and ctx is not None:  # ctx.warn, with the span made once for the record and it
+        message = f"{raw_id!r} is not an arXiv identifier; kept as it is"
+        ctx.diagnostics.append(Diagnostic(message, origin, raw_id, "warning"))
+    if match is None:
+        return raw_id, None
+    return match["id"], int(match["version"]) if match["version"] else None
 
 
 def _authors(item: Mapping[str, Any]) -> tuple[Name, ...]:
@@ -226,16 +226,21 @@ def _fields_and_extra(item: Mapping[str, Any]) -> tuple[dict[str, str], dict[str
     if abstract:
         fields["abstract"] = abstract
     extra: dict[str, Any] = {}
-    dois = str(item.get("doi") or "").split()
+    doi = item.get("doi")
+    dois = str(doi).split() if doi else ()
     if dois:
         fields["DOI"] = dois[0]
         if len(dois) > 1:
             extra["arxiv:doi"] = " ".join(dois)
-    for key in ("license", "report-no"):
+    for key, name in _EXTRA_KEYS:
         value = _clean(item.get(key))
         if value:
-            extra[f"arxiv:{key}"] = value
+            extra[name] = value
     return fields, extra
+
+
+_EXTRA_KEYS = (("license", "arxiv:license"), ("report-no", "arxiv:report-no"))  # kept in extra, as named
+_NONE: FrozenDict[str, Any] = FrozenDict()  # shared by the records that have no such mapping
 
 
 def record_from_snapshot(
@@ -249,21 +254,23 @@ def record_from_snapshot(
     >>> r.authors[0].family, r.arxiv.versioned_id, r.issued.to_edtf()
     ('Balázs', '0704.0001v1', '2007-04-02')
     """
-    if not isinstance(item, Mapping):
+    if type(item) is not dict and not isinstance(item, Mapping):  # a dict is one: the ABC check costs
         raise ValueError("a snapshot line must hold a JSON object")
-    arxiv_id, match = _snapshot_id(item, ctx, line)
+    origin = ctx.span(line) if ctx is not None else None
+    arxiv_id, id_version = _snapshot_id(item, ctx, origin)
     authors = _authors(item)
-    versions = _versions(item.get("versions"))
+    given_versions = item.get("versions")
+    versions = _versions(given_versions) if given_versions else []
     submitted = _date(versions[0][1]) if versions else None
     updated = _date(versions[-1][1]) if versions else None
     if versions and (submitted is None or updated is None) and ctx is not None:
         ctx.warn("a version date is not in the form 'Mon, 2 Apr 2007 19:18:42 GMT'", line, arxiv_id)
-    categories = tuple(str(item.get("categories") or "").split())
-
+    given = item.get("categories")
+    categories = tuple(str(given).split()) if given else ()
     fields, extra = _fields_and_extra(item)
     arxiv = Arxiv(
         id=arxiv_id,
-        version=versions[-1][0] if versions else _id_version(match),
+        version=versions[-1][0] if versions else id_version,
         primary_class=categories[0] if categories else None,
         categories=categories,
         submitted=submitted,
@@ -273,22 +280,38 @@ def record_from_snapshot(
     )
     by_version = ctx is not None and ctx.option("arxiv_date", "v1") == "version"
     issued = updated if by_version else submitted
-    record = Record(
-        type="article",
+    dates: Mapping[str, Date] = {"issued": issued} if issued else _NONE
+    kind = "article"
+    if arxiv.journal_ref is not None:  # as_published, before the record is made (there is no venue)
+        warn = None if ctx is None else lambda message: ctx.warn(message, line, arxiv_id)
+        kind, fields, dates = published_parts(kind, fields, dates, arxiv, warn) or (kind, fields, dates)
+    return Record(
+        type=kind,
         fields=fields,
-        names={"author": authors} if authors else {},
-        dates={"issued": issued} if issued else {},
+        names={"author": authors} if authors else None,
+        dates=dates,
         arxiv=arxiv,
-        extra=extra,
-        origin=ctx.span(line) if ctx is not None else None,
+        extra=extra or _NONE,
+        origin=origin,
     )
-    return as_published(record, None if ctx is None else lambda message: ctx.warn(message, line, arxiv_id))
+
+
+def _loads(line: str | bytes) -> Any:
+    """The JSON value of ``line`` (:func:`bibconv.jsonnumbers.loads`); a line that is one value
+    with no space around it, as a snapshot's lines are, is scanned once."""
+    if isinstance(line, str):
+        try:
+            item, end = DECODER.raw_decode(line)
+            if end == len(line):
+                return item
+        except json.JSONDecodeError:
+            pass  # perhaps only the spaces around it: the full decoder says
+    return json_loads(line)
 
 
 def _read(lines: Iterable[tuple[int, str | bytes | Mapping[str, Any]]], ctx: ReadContext) -> Iterator[Record]:
-    loads = json_loads
     for number, line in lines:
-        if isinstance(line, Mapping):
+        if not isinstance(line, (str, bytes)) and isinstance(line, Mapping):
             item: Any = line
         else:
             if not line or line.isspace():
@@ -296,14 +319,10 @@ def _read(lines: Iterable[tuple[int, str | bytes | Mapping[str, Any]]], ctx: Rea
             if isinstance(line, str) and "\\u" in line:
                 ctx.escapes += len(JSON_SURROGATE.findall(line))
             try:
-                item = loads(line)
+                item = _loads(line)
             except json.JSONDecodeError as exc:
-                ctx.fail(
-                    ParseError(
-                        f"invalid JSON: {exc.msg.removesuffix(' at').removesuffix(' starting')}",
-                        ctx.span(number, exc.colno),
-                    )
-                )
+                message = exc.msg.removesuffix(" at").removesuffix(" starting")
+                ctx.fail(ParseError(f"invalid JSON: {message}", ctx.span(number, exc.colno)))
                 continue
             except UnicodeDecodeError as exc:
                 ctx.fail(ParseError(f"invalid UTF-8 byte at offset {exc.start}", ctx.span(number)))
