@@ -21,7 +21,7 @@ from bibconv.latex.allow import tex_allowed
 from bibconv.latex.case import PROTECT_MODES
 from bibconv.model import Date, Record
 from bibconv.registry import WriteContext
-from bibconv.subtitles import kept_parts, take_off
+from bibconv.subtitles import HELD, kept_parts, take_off
 
 __all__ = ["EntryBuilder", "entry_text"]
 
@@ -216,6 +216,9 @@ class EntryBuilder:
         such fields, keeps them in the title); a publisher that a kept ``organization`` or
         ``howpublished`` reads back as is left to that field."""
         fields = dict(record.fields)
+        if HELD.keys().isdisjoint(record.extra):  # no part or publisher kept in a field of its own
+            self.joined = set()
+            return fields
         journal = entry in m.JOURNAL_TYPES
         if self.extended:
             self.joined = take_off(fields, record.extra, journal, subtitle_text)
@@ -289,9 +292,10 @@ class EntryBuilder:
         if written != key:
             why = "BibTeX keys cannot hold spaces, commas, braces or quotes"
             self.warn(f"key {key!r} written as {written!r} ({why})")
-        out = [*blocks(record, "bibtex:before", self.warn)]
-        out.append(f"@{entry}{{{written},\n{body}\n}}\n" if body else f"@{entry}{{{written}\n}}\n")
-        out.extend(blocks(record, "bibtex:after", self.warn))
+        text = f"@{entry}{{{written},\n{body}\n}}\n" if body else f"@{entry}{{{written}\n}}\n"
+        if "bibtex:before" not in record.extra and "bibtex:after" not in record.extra:
+            return text
+        out = [*blocks(record, "bibtex:before", self.warn), text, *blocks(record, "bibtex:after", self.warn)]
         return "\n".join(out)
 
     def drop_inherited(self, record: Record, entry: str) -> None:
