@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from bibconv import latex
 from bibconv.spans import split_spans
 
 __all__ = ["clean_space", "plain_name", "rich_text", "tex_ligatures"]
@@ -42,8 +43,6 @@ def rich_text(text: str, *, tex: bool = False) -> str:
     """Plain listing text → record rich text, TeX decoded where the text reads as TeX. Braces
     alone are the page's own characters (``the set {1, 2}``, ``{ return x; }``) and are kept.
     ``tex``: the text is TeX by its source (arXiv's metadata), so its ligatures are TeX's too."""
-    from bibconv import latex
-
     text = clean_space(text)
     if _reads_as_tex(text):
         return latex.decode(text)
@@ -69,8 +68,6 @@ def tex_ligatures(rich: str) -> str:
 
 def plain_name(text: str) -> str:
     """A name as shown, TeX decoded to plain Unicode (kept as shown when its TeX nests too deeply)."""
-    from bibconv import latex
-
     text = clean_space(text)
     if not _has_tex(text):
         return text
