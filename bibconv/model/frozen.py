@@ -43,10 +43,14 @@ class FrozenDict(dict[K, V]):
         return f"FrozenDict({dict.__repr__(self)})"
 
 
+_EMPTY: FrozenDict[Any, Any] = FrozenDict()
+
+
 def frozen(mapping: Mapping[K, V] | Iterable[tuple[K, V]] | None) -> FrozenDict[K, V]:
+    """``mapping`` read-only: itself if it is a :class:`FrozenDict`, one shared empty one if it is empty."""
     if isinstance(mapping, FrozenDict):
         return mapping
-    return FrozenDict(mapping or {})
+    return FrozenDict(mapping) if mapping else _EMPTY
 
 
 def immutable(cls: type) -> None:
