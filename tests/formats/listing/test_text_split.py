@@ -161,3 +161,30 @@ def test_the_many_entries_input_reads_alike_in_pieces(tmp_path: Path) -> None:
 )
 def test_input_the_pieces_could_not_read_alike_is_read_whole(data: bytes) -> None:
     assert split(io.BytesIO(data), 4) is None
+
+
+def test_cli_jobs_2_equals_jobs_1_on_a_generated_listing(tmp_path: Path) -> None:
+    import subprocess
+
+    rng = random.Random(7)
+    parts = ["Recent papers", ""]
+    for n in range(1_500):
+        if n % 100 == 0:
+            parts += [f"Week {n // 100}", ""]
+        parts += [f"  • Paper {n}: on {rng.choice(['graphs', 'caches', 'Étude'])}"]
+        parts += [f"    Ana Smith, Bo Li · {rng.randint(1, 28)} avril 20{rng.randint(10, 26)}", ""]
+        if rng.random() < 0.5:
+            parts += ["    A short abstract that is cut off…", ""]
+    source = tmp_path / "listing.txt"
+    source.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    with source.open("rb") as handle:
+        assert len(list(split(handle, parallel.PIECE_SIZE) or [])) == 2  # all but the last entry, and it
+    for target in ("ris", "bibtex"):
+        outputs = []
+        for jobs in ("1", "2"):
+            out = tmp_path / f"out{jobs}.{target}"
+            command = [sys.executable, "-m", "bibconv", "convert", str(source), "-t", target, "-o", str(out)]
+            done = subprocess.run([*command, "-j", jobs], capture_output=True, text=True, check=True)
+            outputs.append((out.read_bytes(), done.stderr))
+        assert outputs[0] == outputs[1]
+        assert outputs[0][0].count(b"Paper ") == 1_500
