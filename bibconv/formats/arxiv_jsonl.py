@@ -192,10 +192,9 @@ def _snapshot_id(
     """The object's arXiv id (an id that is none is kept as it is, with a warning at ``origin``, the
     record's own span) and the version it names."""
     raw_id = item.get("id")
-    if not isinstance(raw_id, str) or not raw_id.strip():
+    if not isinstance(raw_id, str) or not (raw_id := raw_id.strip()):
         raise ValueError("the object has no arXiv 'id'")
-    raw_id = raw_id.strip()
-    match = ARXIV_ID.fullmatch(raw_id)
+    match = ARXIV_ID.fullmatch(raw_id) if "." in raw_id or "/" in raw_id else None  # every id has one
     if match is None and ctx is not None:  # ctx.warn, with the span made once for the record and it
         message = f"{raw_id!r} is not an arXiv identifier; kept as it is"
         ctx.diagnostics.append(Diagnostic(message, origin, raw_id, "warning"))
@@ -233,8 +232,7 @@ def _fields_and_extra(item: Mapping[str, Any]) -> tuple[dict[str, str], dict[str
         if len(dois) > 1:
             extra["arxiv:doi"] = " ".join(dois)
     for key, name in _EXTRA_KEYS:
-        value = _clean(item.get(key))
-        if value:
+        if (value := item.get(key)) is not None and (value := _clean(value)):
             extra[name] = value
     return fields, extra
 
