@@ -32,6 +32,7 @@ _SCAN_STOP_RE = re.compile(rf"(?P<inert>(?:{_SYMBOL}|{_NOT_LETTER})++)|[\\${{}}]
 _SCAN_TEXT_STOP_RE = re.compile(
     rf"(?P<inert>(?:{_SYMBOL}|{_NOT_LETTER}|\\[a-z]+\{{\}}|\{{\\[a-z]+\}})++)|[\\${{}}]"
 )
+_RUNS = {ch: re.compile(re.escape(ch) + "+") for ch in "${}"}
 _NAME_RE = re.compile(r"[^\W\d_]*")  # every letter (str.isalpha) and a few other characters
 
 
@@ -103,17 +104,18 @@ def _scan_word(word: str) -> tuple[bool, bool, bool]:
                 letters.count += 1
             i = max(j, stop + 2)
             continue
+        run = _RUNS[ch].match(word, stop).end() - stop  # type: ignore[union-attr]  # one step for a run
         if ch == "$" and depth == 0:
-            in_math = not in_math
+            in_math = in_math != (run % 2 == 1)
         elif ch == "{":
-            if depth == 0:
-                special = word[stop + 1 : stop + 2] == "\\"
-            depth += 1
+            if depth <= 0 < depth + run:  # one of them opens a group at depth 0: the last, or one before
+                special = -depth == run - 1 and word[stop + run : stop + run + 1] == "\\"
+            depth += run
         elif ch == "}":
-            depth -= 1
-            if depth == 0:
+            if 0 < depth <= run:  # it passes depth 0
                 special = False
-        i = stop + 1
+            depth -= run
+        i = stop + run
     has_upper = letters.uppers > 0
     return has_upper, letters.uppers == 1 and letters.first_upper == 0, letters.count > 0
 

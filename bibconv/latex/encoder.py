@@ -85,7 +85,6 @@ _TOKEN_RE = re.compile(
 _DIGIT_AFTER_RE = re.compile(r"\d")
 _TEXISH_RE = re.compile(r"[\\^_{]")
 _LB, _RB = "\ufdd4", "\ufdd5"  # literal braces until paired; removed from input
-_BRACE_MARK_RE = re.compile(f"[{_LB}{_RB}]")
 _NOT_BRACE_MARK_RE = re.compile(f"[^{_LB}{_RB}]+")
 _MARK_STEP = {ord("{"): 1, ord("}"): -1}
 _SPECIALS = {
@@ -343,21 +342,22 @@ def _pair_braces(body: str) -> str:
     """
     marks = _NOT_BRACE_MARK_RE.sub("", body).replace(_LB, "{").replace(_RB, "}").encode()
     depths = accumulate(map(_MARK_STEP.__getitem__, marks), initial=0)
-    if 2 * marks.count(b"{") == len(marks) and min(depths) >= 0:  # all pair up: no step per marker
+    if 2 * marks.count(b"{") == len(marks) and min(depths) >= 0:  # all pair up: no step per character
         return body.replace(_LB, "\\{").replace(_RB, "\\}")
-    kinds: list[str] = []  # what each marker becomes, in order
+    chars = list(body)
     opened: list[int] = []
-    for mark in _BRACE_MARK_RE.finditer(body):
-        if mark[0] == _LB:
-            opened.append(len(kinds))
-            kinds.append("{\\textbraceleft}")
-        elif opened:
-            kinds[opened.pop()] = "\\{"
-            kinds.append("\\}")
-        else:
-            kinds.append("{\\textbraceright}")
-    texts = _BRACE_MARK_RE.split(body)  # text, text … one more than the markers
-    return "".join(text + kind for text, kind in zip(texts, kinds, strict=False)) + texts[-1]
+    for i, ch in enumerate(chars):
+        if ch == _LB:
+            opened.append(i)
+        elif ch == _RB:
+            if opened:
+                chars[opened.pop()] = "\\{"
+                chars[i] = "\\}"
+            else:
+                chars[i] = "{\\textbraceright}"
+    for i in opened:
+        chars[i] = "{\\textbraceleft}"
+    return "".join(chars)
 
 
 def _specials_replaced(text: str) -> str:

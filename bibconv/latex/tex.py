@@ -38,6 +38,7 @@ __all__ = [
 ]
 
 _TEX_BRACE_RE = re.compile(r"(?:\\.)++|[{}$]", re.S)  # a run of escapes is one match: it changes nothing
+_ESCAPE_RE = re.compile(r"\\.", re.S)
 _CLOSING_RUN_RE = re.compile(r"\}+")
 _TEX_GROUP_RE = re.compile(r"\\.|[{}]", re.S)
 # What nesting counts, without a step per character: the escapes that hide a brace or a backslash
@@ -57,6 +58,8 @@ def walk(text: str, depth: int = 0) -> tuple[int, int, int]:
         braces = unescaped.encode("utf-8", "surrogatepass").translate(None, _ALL_BUT_BRACES)
         lowest = min(accumulate(map(_BRACE_STEP.__getitem__, braces), initial=depth))
         return depth + braces.count(b"{") - braces.count(b"}"), lowest, 0
+    if "{" not in text and "}" not in text:  # the depth stays: the dollars outside escapes count
+        return depth, depth, _ESCAPE_RE.sub("", text).count("$") if depth == 0 else 0
     lowest = depth
     dollars = 0
     for m in _TEX_BRACE_RE.finditer(text):
