@@ -93,8 +93,10 @@ def _year(record: Record) -> str:
 
 
 def _plain_title(record: Record) -> str:
-    title = record.fields.get("title") or ""
-    return " ".join(split_spans(strip_markup(title), _MATH_SPANS, _MATH_LEAST)[::2])
+    plain = strip_markup(record.fields.get("title") or "")
+    if "$" not in plain and "\\" not in plain:  # no math span opens
+        return plain
+    return " ".join(split_spans(plain, _MATH_SPANS, _MATH_LEAST)[::2])
 
 
 def _title_words(text: str) -> list[str]:
