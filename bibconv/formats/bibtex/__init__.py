@@ -383,7 +383,7 @@ class BibtexReader:
             written_fields = entries.source(block)
         except ValueError:  # a value the record took but that cannot be written back as it is
             return record
-        dialect = dialect_of(name for name, _ in written_fields)
+        dialect = dialect_of([name for name, _ in written_fields])
         return record.replace(source=Source("bibtex", record, kind, written_fields, dialect))
 
 
