@@ -51,6 +51,7 @@ class _Names:
     weekdays: frozenset[str]
 
 
+@lru_cache(maxsize=4096)
 def normalised(word: str) -> str:
     """``word`` as the tables hold it: NFC, case-folded, no final period, no elided ``d'``/``l'``."""
     text = unicodedata.normalize("NFC", word).casefold().replace("’", "'").rstrip(".")
@@ -142,6 +143,7 @@ def _from_babel() -> _Names:
     return _Names(_freeze(months), _freeze(folded), frozenset(weekdays))
 
 
+@lru_cache(maxsize=4096)
 def month_of(word: str, lang: str | None) -> int | None:
     """The month a name means, or ``None`` (not a month, or ambiguous without a hint)."""
     names = _names()

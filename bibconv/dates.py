@@ -54,7 +54,16 @@ _TOKEN = re.compile(
 
 
 def _language(lang: str | None) -> str | None:
-    return re.split(r"[-_]", lang.strip().lower())[0] if lang and lang.strip() else None
+    return _lang_parts(lang)[0]
+
+
+@lru_cache(maxsize=256)
+def _lang_parts(lang: str | None) -> tuple[str | None, str]:
+    """A language tag's language and region (``"en-US"`` → ``("en", "us")``; ``""``: no region)."""
+    if not lang or not lang.strip():
+        return None, ""
+    pieces = re.split(r"[-_]", lang.strip().lower())
+    return pieces[0], pieces[1] if len(pieces) > 1 else ""
 
 
 def _build(year: int, month: int | None = None, day: int | None = None) -> Date | None:
@@ -163,16 +172,13 @@ def _parse(text: str, lang: str | None, day_first: bool | None, words: bool) -> 
     cleaned = unicodedata.normalize("NFC", text).replace("\u00a0", " ").replace("\u202f", " ").strip()
     if not cleaned or len(cleaned) > 80:
         return None
-    region = ""
-    if lang:
-        pieces = re.split(r"[-_]", lang.strip().lower())
-        region = pieces[1] if len(pieces) > 1 else ""
-    language = _language(lang)
+    language, region = _lang_parts(lang)
     found = _numeric(cleaned, language, region, day_first)
     if found is not None:
         return found
-    without_time = _TIME.sub(" ", cleaned).strip(" ,")
-    found = _numeric(without_time, language, region, day_first)
+    without_time = (_TIME.sub(" ", cleaned) if ":" in cleaned else cleaned).strip(" ,")  # a time has a ":"
+    if without_time != cleaned:
+        found = _numeric(without_time, language, region, day_first)
     return found if found is not None or not words else _words(without_time, language)
 
 
@@ -224,6 +230,9 @@ def search_date(
         return None
     tokens = list(_SEARCH_TOKEN.finditer(text))
     stops: dict[int, int] | None = {} if unicodedata.is_normalized("NFC", text) else None
+    language = _language(lang)
+    # The letters of the only numeric forms that hold any: without them, a stretch a word stops is no date.
+    lettered = "年" in text or "년" in text or _ISO_WITH_TIME.search(text) is not None
     for index, token in enumerate(tokens):
         if not (token.group().isdigit() and len(token.group()) == 4):
             continue
@@ -232,13 +241,18 @@ def search_date(
         if stops is not None and text.find(":", tokens[low].start(), tokens[high].end()) < 0:
             for i in range(low, high + 1):  # (a time, taken out before the parse, makes a stretch unknown)
                 if i not in stops:
-                    stops[i] = _stop(text, tokens[i], _language(lang))
+                    stops[i] = _stop(text, tokens[i], language)
             nearest = [
                 (max((i for i in range(low, index + 1) if stops[i] >= least), default=low - 1),
                  min((i for i in range(index, high + 1) if stops[i] >= least), default=high + 1))
                 for least in (_NO_DATE, _NOT_WRITTEN)
             ]  # fmt: skip
+            if not lettered:  # only the stretches no word stops may be dates: each is parsed whole
+                first, last = max(nearest[0][0], nearest[1][0]), min(nearest[0][1], nearest[1][1])
+                windows, nearest = [(s, e) for s, e in windows if first < s and e < last], None
         for start, end in windows:
+            if start == end:  # the year alone: a date without a month
+                continue
             begin, finish = tokens[start].start(), tokens[end].end()
             stop = 0 if nearest is None else _strongest(nearest, start, end)
             if (
@@ -272,8 +286,13 @@ def _stop(text: str, token: re.Match[str], language: str | None) -> int:
     word = token.group()
     if not word[:1].isalpha():
         return 0
+    return _word_stop(word, token.start() > 0 and text[token.start() - 1].isdigit(), language)
+
+
+@lru_cache(maxsize=4096)
+def _word_stop(word: str, after_number: bool, language: str | None) -> int:
+    """:func:`_stop` for a word (right after a number or not): words repeat, their answers with them."""
     word = word[:-1] if word.endswith(".") else word
-    after_number = token.start() > 0 and text[token.start() - 1].isdigit()
     key = normalised(word)
     if (
         (after_number and word in _NUMBER_SUFFIXES)
