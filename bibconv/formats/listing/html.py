@@ -38,6 +38,7 @@ from bibconv.formats.listing import arxiv_pages, generic, schema, sites, structu
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, clean, decode_html, parse
 from bibconv.formats.listing.page_lang import page_lang_near, work_language
+from bibconv.formats.listing.pagememory import few_collections
 from bibconv.model import Name, Record
 from bibconv.registry import ReadContext, register
 
@@ -184,13 +185,15 @@ def _entries(page: sites.Page, ctx: ReadContext) -> Iterator[_Found]:
     if arxiv_pages.is_search(tree):
         yield from (_Found(e, "arxiv-search") for e in arxiv_pages.search_entries(tree, ctx))
         return
-    reader = sites.claiming(page)
-    found = list(_site_entries(page, reader, ctx)) if reader is not None else []
+    with few_collections():
+        reader = sites.claiming(page)
+        found = list(_site_entries(page, reader, ctx)) if reader is not None else []
     if found:  # a site reader that finds nothing leaves the page to the readers below
         yield from found
         return
-    items = _structured_items(tree, scripts, base, ctx)
-    single = _single(tree, metas, items, base, ctx)
+    with few_collections():
+        items = _structured_items(tree, scripts, base, ctx)
+        single = _single(tree, metas, items, base, ctx)
     if single is not None:
         if "language" not in single.fields:  # the page's lang, where the title agrees (page_lang)
             language = work_language(page_lang_near(tree, single.title), single.title)
@@ -200,8 +203,9 @@ def _entries(page: sites.Page, ctx: ReadContext) -> Iterator[_Found]:
         return
     listed: list[tuple[Entry, str]] = []
     if len(items) < 3:  # a page's own metadata (one CreativeWork) does not replace the list it shows
-        generic.remove_chrome(tree)
-        listed = generic.listing_entries(tree, base, lang)
+        with few_collections():
+            generic.remove_chrome(tree)
+            listed = generic.listing_entries(tree, base, lang)
     if items and len(listed) < max(3, 2 * len(items)):
         for entry in items:
             if entry.arxiv is not None:
@@ -278,7 +282,8 @@ class HtmlListingReader:
             _nothing(ctx)
             return
         try:
-            page = load_page(data, ctx)
+            with few_collections():
+                page = load_page(data, ctx)
         except (ValueError, RuntimeError) as exc:
             ctx.fail(ParseError(f"cannot parse the page as HTML: {exc}", ctx.span(1)))
             return
