@@ -31,6 +31,7 @@ from bibconv.formats.listing.common import (
 )
 from bibconv.formats.listing.dom import absolute, line_links, lines_of, remembered, rich_of, text_of
 from bibconv.formats.listing.memo import item_memory, one_item
+from bibconv.formats.listing.pagememory import select, select_first
 from bibconv.model import Arxiv, Date
 
 __all__ = ["Hints", "block_entry", "classes", "title_node"]
@@ -94,15 +95,15 @@ def title_node(block: Any) -> tuple[Any | None, str]:
 
 
 def _find_title(block: Any) -> tuple[Any | None, str]:
-    heading = block.css_first("h1, h2, h3, h4, h5, h6")
+    heading = select_first(block, "h1, h2, h3, h4, h5, h6")
     if heading is not None and _titled(text_of(heading), 1):
         return heading, "heading"
-    for node in block.css("[class]"):
+    for node in select(block, "[class]"):
         if _CLASS_ROLE["title"].search(" ".join(classes(node))) and _titled(text_of(node), 1):
             return node, "class"
     links = [
         a
-        for a in block.css("a[href]")
+        for a in select(block, "a[href]")
         if not (a.attributes.get("href") or "#").startswith(("#", "javascript:"))
         and _titled(text_of(a), 1)
         and not looks_like_names(text_of(a))
@@ -111,12 +112,12 @@ def _find_title(block: Any) -> tuple[Any | None, str]:
     ]
     if links:
         return max(links, key=lambda a: len(text_of(a))), "link"
-    for node in block.css("b, strong"):
+    for node in select(block, "b, strong"):
         label = text_of(node).rstrip().endswith(":")  # "Paper submission deadline:" labels what follows
         if _titled(text_of(node), 3) and not label and not _labels.AUTHORS.match(text_of(node)):
             return node, "bold"
     if block.tag == "tr":  # a row without headings: the first cell of a few words that is not names or a date
-        for cell in block.css("td, th"):
+        for cell in select(block, "td, th"):
             text = text_of(cell)
             if _titled(text, 3) and not looks_like_names(text) and parse_date(text) is None:
                 return cell, "cell"
@@ -126,11 +127,13 @@ def _find_title(block: Any) -> tuple[Any | None, str]:
 def _title(node: Any) -> str:
     """Rich title: the main link's text when it is most of the heading, else the heading less aux links."""
     whole = text_of(node)
-    links = node.css("a[href]") if node.tag != "a" else []
+    links = select(node, "a[href]") if node.tag != "a" else []
     main = [a for a in links if len(text_of(a)) >= 0.5 * len(whole) and _words(text_of(a)) >= 1]
     if main:
         return _unwrapped(rich_of(main[0]))
-    skip = frozenset(a.mem_id for a in node.css("a") if _AUX_LINK.match(text_of(a)) or not text_of(a).strip())
+    skip = frozenset(
+        a.mem_id for a in select(node, "a") if _AUX_LINK.match(text_of(a)) or not text_of(a).strip()
+    )
     text = _EMPTY_BRACKETS.sub("", rich_of(node, skip))
     return _unwrapped(clean_space(_NUMBERING.sub("", text)))
 
@@ -153,7 +156,7 @@ def _closing_period(title: str) -> str:
 
 
 def _role_nodes(block: Any, role: str) -> list[Any]:
-    return [n for n in block.css("[class]") if _CLASS_ROLE[role].search(" ".join(classes(n)))]
+    return [n for n in select(block, "[class]") if _CLASS_ROLE[role].search(" ".join(classes(n)))]
 
 
 def _as_citation(block: Any, title: Any | None, how: str, hints: Hints) -> Entry | None:
@@ -162,7 +165,7 @@ def _as_citation(block: Any, title: Any | None, how: str, hints: Hints) -> Entry
     if len(text) < 30 or _role_nodes(block, "authors"):
         return None
     hint = text_of(title) if title is not None and how in ("link", "bold", "class", "heading") else None
-    italic = block.css_first("em, i, cite")
+    italic = select_first(block, "em, i, cite")
     entry = citation_entry(text, hint, text_of(italic) if italic is not None else None, hints.lang)
     if entry is None:
         return None
@@ -178,7 +181,7 @@ def block_entry(block: Any, hints: Hints, columns: dict[int, str] | None = None)
 
 
 def _block_entry(block: Any, hints: Hints, columns: dict[int, str] | None) -> Entry | None:
-    cells = block.css("td, th") if block.tag == "tr" else []
+    cells = select(block, "td, th") if block.tag == "tr" else []
     by_role = {role: cells[i] for i, role in (columns or {}).items() if i < len(cells)}
     node, how = (by_role["title"], "column") if "title" in by_role else title_node(block)
     if node is not None and how == "heading" and _labels.SECTION.match(text_of(node)):
@@ -234,7 +237,7 @@ def _structured(block: Any, node: Any, by_role: dict[str, Any], hints: Hints) ->
 def _authors(entry: Entry, block: Any, by_role: dict[str, Any], used: set[str], hints: Hints) -> None:
     """Authors from a column or an element whose class says so."""
     for node in ([by_role["authors"]] if "authors" in by_role else []) + _role_nodes(block, "authors"):
-        names = [text_of(a) for a in node.css("a") if not _labels.CHROME.match(text_of(a))]
+        names = [text_of(a) for a in select(node, "a") if not _labels.CHROME.match(text_of(a))]
         if names and all(looks_like_names(n) or len(n.split()) in (2, 3) for n in names):
             entry.authors = tuple(n for name in names for n in author_list(name)[0])
             entry.more_authors = author_list(text_of(node))[1]
@@ -256,7 +259,7 @@ def _date(
     if entry.issued:
         return
     lang, day_first = hints.lang, hints.day_first
-    for node in block.css("time"):
+    for node in select(block, "time"):
         found = parse_date(node.attributes.get("datetime") or "", lang) or parse_date(
             text_of(node), lang, day_first=day_first
         )
@@ -309,8 +312,8 @@ def _abstract(entry: Entry, block: Any, by_role: dict[str, Any], lines: list[Any
 def _links(entry: Entry, title: Any | None, block: Any, base: str | None) -> None:
     from bibconv.arxiv import parse_arxiv_id
 
-    title_links = [] if title is None else [title] if title.tag == "a" else title.css("a[href]")
-    for link in [*title_links, *block.css("a[href]")]:
+    title_links = [] if title is None else [title] if title.tag == "a" else select(title, "a[href]")
+    for link in [*title_links, *select(block, "a[href]")]:
         href = absolute(link.attributes.get("href"), base) or ""
         found = parse_arxiv_id(href, bare=False) if "arxiv.org/" in href else None
         if found and entry.arxiv is None:

@@ -40,7 +40,7 @@ from bibconv.formats.listing.dom import (
 )
 from bibconv.formats.listing.headings import Outline, apply_outline, outlines
 from bibconv.formats.listing.memo import item_memory, one_item
-from bibconv.formats.listing.pagememory import page_memory
+from bibconv.formats.listing.pagememory import page_memory, select, select_first
 from bibconv.model import Arxiv, Date
 
 __all__ = ["Hints", "block_entry", "listing_entries", "remove_chrome"]
@@ -103,7 +103,7 @@ def _heading_row(node: Any) -> bool:
 
 
 def _names_section(node: Any) -> bool:
-    cells = node.css("td, th")
+    cells = select(node, "td, th")
     text = text_of(node)
     if all(c.tag == "th" for c in cells):
         return True
@@ -117,7 +117,7 @@ def _names_section(node: Any) -> bool:
 
 def _in_page_links_only(node: Any, text: str) -> bool:
     """A table of contents entry: all its text is links to places on the same page."""
-    links = node.css("a[href]")
+    links = select(node, "a[href]")
     return (
         bool(links)
         and all((a.attributes.get("href") or "").startswith("#") for a in links)
@@ -142,8 +142,8 @@ def _reads_as_paper(node: Any) -> bool:
     if title is None:
         cited = len(text) >= 30 and _CITATION_START.match(text) is not None
         return cited and parse_citation(text) is not None
-    link_text = sum(len(text_of(a)) for a in node.css("a"))
-    return link_text < 0.95 * len(text) or len(text) >= 120 or len(node.css("a")) == 1
+    link_text = sum(len(text_of(a)) for a in select(node, "a"))
+    return link_text < 0.95 * len(text) or len(text) >= 120 or len(select(node, "a")) == 1
 
 
 def _groups(root: Any) -> Iterator[tuple[tuple[Any, ...], list[Any]]]:
@@ -177,9 +177,9 @@ def _columns(rows: list[Any]) -> dict[int, str]:
     for row in (node for node in table.traverse() if node.tag == "tr"):  # lazily: the rows above the first
         if row.mem_id == rows[0].mem_id:
             break
-        cells = row.css("th, td")
+        cells = select(row, "th, td")
         roles = {i: r for i, cell in enumerate(cells) if (r := _labels.column_role(text_of(cell)))}
-        if "title" in roles.values() and row.css_first("th") is not None:
+        if "title" in roles.values() and select_first(row, "th") is not None:
             return roles
     return {}
 
@@ -195,7 +195,7 @@ def _kind_of_row(row: Any) -> str:
 
 
 def _classify_row(row: Any) -> str:
-    texts = [t for t in (text_of(c) for c in row.css("td, th")) if t and not t.isdigit()]
+    texts = [t for t in (text_of(c) for c in select(row, "td, th")) if t and not t.isdigit()]
     if texts and all(looks_like_names(t) for t in texts):
         return "names"
     return "title" if title_node(row)[0] is not None else "other"
@@ -250,7 +250,7 @@ def _made_rows(cells: list[str]) -> list[Any | None]:
 
 
 def _cells(row: Any) -> str:
-    return "".join(c.html or "" for c in row.css("td, th"))
+    return "".join(c.html or "" for c in select(row, "td, th"))
 
 
 def _containers(candidates: dict[tuple[Any, ...], list[Any]]) -> dict[tuple[Any, ...], int]:

@@ -21,6 +21,8 @@ __all__ = [
     "remember_tree",
     "remembered",
     "remembered_texts",
+    "select",
+    "select_first",
     "walk",
 ]
 
@@ -174,6 +176,62 @@ def remembered(node: Any, compute: Callable[[Any], _T]) -> _T:
     if known is None:
         known = memory.facts[key] = (node, compute(node))
     return cast(_T, known[1])
+
+
+_SIMPLE: dict[str, tuple[frozenset[str] | None, str | None]] = {
+    query: (frozenset(t for t in tags.split() if t) or None, attribute or None)
+    for query, (tags, attribute) in {
+        "h1, h2, h3, h4, h5, h6": ("h1 h2 h3 h4 h5 h6", ""),
+        "[class]": ("", "class"),
+        "a[href]": ("a", "href"),
+        "a": ("a", ""),
+        "b, strong": ("b strong", ""),
+        "td, th": ("td th", ""),
+        "th, td": ("td th", ""),
+        "th": ("th", ""),
+        "em, i, cite": ("em i cite", ""),
+        "time": ("time", ""),
+    }.items()
+}  # fmt: skip
+"""The queries :func:`select` answers from the page's walk: their tags and the attribute they ask for."""
+_SMALL = 1_000
+"""The most events of an element whose queries the walk answers (a larger one asks lexbor)."""
+
+
+def _small_span(node: Any, query: str) -> tuple[int, int] | None:
+    memory = _MEMORY.get()
+    if memory is None or query not in _SIMPLE:
+        return None
+    span = memory.span(node)
+    return span if span is not None and span[1] - span[0] <= _SMALL else None
+
+
+def _matches(memory: PageMemory, span: tuple[int, int], query: str) -> Iterator[Any]:
+    tags, attribute = _SIMPLE[query]
+    kinds, values = memory.kinds, memory.values
+    for index in range(*span):
+        if kinds[index] == "open":
+            element = values[index]
+            if (tags is None or element.tag in tags) and (attribute is None or attribute in element.attrs):
+                yield element
+
+
+def select(node: Any, query: str) -> list[Any]:
+    """``node.css(query)`` (the node itself included, in page order); within :func:`remembered_texts`,
+    for an item's element and a query of tags and attributes, read from the page's walk instead of
+    compiling the query for every element asked."""
+    span = _small_span(node, query)
+    if span is None:
+        return list(node.css(query))
+    return list(_matches(cast(PageMemory, _MEMORY.get()), span, query))
+
+
+def select_first(node: Any, query: str) -> Any | None:
+    """``node.css_first(query)``, as :func:`select` finds it."""
+    span = _small_span(node, query)
+    if span is None:
+        return node.css_first(query)
+    return next(_matches(cast(PageMemory, _MEMORY.get()), span, query), None)
 
 
 _FEW_COLLECTIONS = 20_000
