@@ -354,10 +354,10 @@ class BibtexReader:
         key = block.key.strip()
         if not key:
             ctx.warn("entry has no key; one will be made when it is written", line)
-        elif hash(key.lower()) in entries.keys:
+        elif (hashed := hash(key.lower())) in entries.keys:
             ctx.warn(f"duplicate entry key {key!r}", line, key)
         else:
-            entries.keys.add(hash(key.lower()))
+            entries.keys.add(hashed)
             if entries.first_key is not None:
                 entries.first_key(key, line)
         kind = getattr(block, "written_type", None)  # a ScannedEntry's; else from the text

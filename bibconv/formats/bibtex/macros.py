@@ -107,13 +107,13 @@ class Macros:
         """The TeX text of a field value (see :func:`~bibconv.formats.bibtex.syntax.resolve_value`);
         ``ValueError`` if macros would make it, or all that they put into fields, too long."""
         self.allowance += EXPANSION_PER_CHARACTER * len(expr)
-        macro: Part | None = None
-        if expr[:1] not in ('"', "{"):
-            if expr.isdigit():  # a number: itself, as value_pieces reads it
-                return expr
-            if _BARE_NAME_RE.fullmatch(expr):  # one name: its macro, if defined
-                macro = self.table.get(expr.lower())
-        pieces = [macro] if macro is not None else self._pieces(expr, undefined)
+        if expr[:1] in ('"', "{"):
+            pieces = value_pieces(expr, self.table, undefined)
+        elif expr.isdigit():  # a number: itself, as value_pieces reads it
+            return expr
+        else:  # one name (its macro, if defined), or macros and text joined
+            macro = self.table.get(expr.lower()) if _BARE_NAME_RE.fullmatch(expr) else None
+            pieces = [macro] if macro is not None else self._pieces(expr, undefined)
         if len(pieces) == 1 and isinstance(pieces[0], str):
             return pieces[0]
         size = _size(pieces)
