@@ -165,6 +165,8 @@ def source_value(expr: str, defined: Mapping[str, Any]) -> str:
     delimited = (expr[:1] == "{" and expr[-1:] == "}") or (expr[:1] == '"' and expr[-1:] == '"')
     if delimited and "#" not in expr:
         return expr if expr[0] == "{" else "{" + expr[1:-1] + "}"
+    if "%" not in expr and _TOKEN_RE.fullmatch(expr) and (expr.isdigit() or expr.lower() not in defined):
+        return expr  # a number, or a name the input does not define: as written
     try:
         parts = value_parts(expr, literal=False)
     except ValueError:
