@@ -41,6 +41,8 @@ from bibconv.subtitles import HELD
 
 __all__ = ["Projector", "RisWriter"]
 
+_TAG_RANK = {tag: rank for rank, tag in enumerate(TAG_ORDER)}
+
 
 _CONTINUATION = "\r\n  "  # a line break inside a value (an abstract's paragraphs): the next line continues it
 
@@ -94,7 +96,8 @@ class Projector:
         out["KW"].extend(one_line(strip_markup(k)) for k in record.keywords)
         out["N1"].extend(arxiv_notes)
         out["N1"].extend(facts.RIS_PREFIX + one_line(note) for note in facts.notes(record.extra))
-        lines = [(tag, value) for tag in TAG_ORDER if tag in out for value in out[tag] if value]
+        tags = sorted((tag for tag in out if tag in _TAG_RANK), key=_TAG_RANK.__getitem__)  # in TAG_ORDER
+        lines = [(tag, value) for tag in tags for value in out[tag] if value]
         lines.extend(self._extra(record, set(out["AD"])))
         return lines
 
