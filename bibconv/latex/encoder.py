@@ -41,11 +41,20 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from itertools import accumulate
 
 from bibconv.latex.allow import braces_balanced, disallowed, tex_allowed
 from bibconv.latex.charset import math_chars, needs_chars, text_chars
 from bibconv.latex.decoder import MAX_TEX_DEPTH, is_known_macro
+from bibconv.latex.specials import (
+    LB,
+    RB,
+    SPECIAL_RE,
+    SPECIAL_TAIL,
+    has_ligature,
+    pair_braces,
+    special,
+    specials_replaced,
+)
 from bibconv.latex.tables import TAGS
 from bibconv.latex.tex import Groups, math_only
 from bibconv.memo import memo_with_warnings
@@ -84,33 +93,14 @@ _TOKEN_RE = re.compile(
 )
 _DIGIT_AFTER_RE = re.compile(r"\d")
 _TEXISH_RE = re.compile(r"[\\^_{]")
-_LB, _RB = "\ufdd4", "\ufdd5"  # literal braces until paired; removed from input
-_NOT_BRACE_MARK_RE = re.compile(f"[^{_LB}{_RB}]+")
-_MARK_STEP = {ord("{"): 1, ord("}"): -1}
-_SPECIALS = {
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": _LB,  # paired by _pair_braces
-    "}": _RB,
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "\\": r"\textbackslash{}",
-    "\u00a0": "~",
-}
-# A special character, or a run TeX would make a ligature of, after its first character.
-_SPECIAL_TAIL = r"(?<=-)-+|(?<=`)`+|(?<=')'+|(?<=[!?])`|(?<=[&%$#_{}~^\\\u00a0])"
-_SPECIAL_RE = re.compile(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + _SPECIAL_TAIL + ")")
 # Math (as in _TOKEN_RE), what needs the general reading (a superscript group, a macro with an
-# argument), or a special character (as in _SPECIAL_RE): all of encode's work on text without tags.
+# argument), or a special character (as in SPECIAL_RE): all of encode's work on text without tags.
 # Text without ligatures (most text) uses the second pattern, which need not stop at hyphens and quotes.
 _SIMPLE_TAIL = (
     _MATH_TAIL
     + r"|(?P<other>(?<=[\^_])(?:\{|\\[A-Za-z])|(?<=\\)[A-Za-z]+(?=\s*[\[{]))"
     + r"|(?P<special>"
-    + _SPECIAL_TAIL
+    + SPECIAL_TAIL
     + "))"
 )
 _SIMPLE_RE = re.compile(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
@@ -118,10 +108,6 @@ _SIMPLE_NO_LIGATURE_RE = re.compile(r"[&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re
 # Where _SIMPLE_NO_LIGATURE_RE may match more than one special character: math, a superscript
 # group, a control word (perhaps with an argument); without them str.translate does its work.
 _MATH_OR_OTHER_RE = re.compile(r"\$|\\[(\[A-Za-z]|[\^_][{\\]")
-# The order in which _specials_replaced replaces them: braces before the backslash (whose form
-# holds braces), the backslash before the rest (whose forms hold backslashes), ``~`` before the
-# no-break space (whose form it is).
-_SPECIALS_ORDER = ("{", "}", "\\", "&", "%", "$", "#", "_", "~", "^", "\u00a0")
 # Anything ``encode`` would change: without it (and in ASCII mode, without non-ASCII) text is its own body.
 _ENCODE_WORK_RE = re.compile(
     r"[-`'!?&%$#_{}~^\\\u00a0<\ufdd4\ufdd5]"
@@ -158,8 +144,8 @@ def encode(
 def general(text: str, ascii: bool, warn: Warn, markup: bool, allowed: frozenset[str]) -> str:
     """The reference :func:`encode`: the tokens of :data:`_TOKEN_RE` one at a time, the text between
     them escaped; a token that may not pass (unbalanced, not allowed, math read as text) is text too."""
-    if _LB in text or _RB in text:
-        text = text.replace(_LB, "").replace(_RB, "")
+    if LB in text or RB in text:
+        text = text.replace(LB, "").replace(RB, "")
     walk = _Walk(ascii, warn, markup, allowed)
     out: list[str] = []
     pos = 0
@@ -185,7 +171,7 @@ def general(text: str, ascii: bool, warn: Warn, markup: bool, allowed: frozenset
     out.append(_text(walk.unescape(text[pos:]), ascii, warn))
     out.extend("}" * len(walk.stack))
     body = "".join(out)
-    return _pair_braces(body) if _LB in body or _RB in body else body
+    return pair_braces(body) if LB in body or RB in body else body
 
 
 class _Walk:
@@ -258,7 +244,7 @@ class _NeedsGeneralReadingError(Exception):
 def _simple_token(m: re.Match[str]) -> str:
     kind = m.lastgroup
     if kind == "special":
-        return _special(m)
+        return special(m)
     if kind == "math":
         token = m[0]
         passes = _plain_math(token) and _safe_tex(token, _NOTHING)
@@ -275,20 +261,20 @@ def _encode_simple(text: str, markup: bool) -> str | None:
     is what ``general`` gives (``test_the_encoder_shortcuts_equal_the_token_walk`` in
     ``tests/latex/test_accelerators.py``). A span that does not pass goes to ``general``, which warns.
     """
-    if (markup and ("<" in text or "&" in text)) or _LB in text or _RB in text:
+    if (markup and ("<" in text or "&" in text)) or LB in text or RB in text:
         return None
     if "$" in text and _math_only(text):
         return text
-    ligatures = _has_ligature(text)
+    ligatures = has_ligature(text)
     if not ligatures and not _MATH_OR_OTHER_RE.search(text):  # each match is one special character
-        body = _specials_replaced(text)
+        body = specials_replaced(text)
     else:
         try:
             pattern = _SIMPLE_RE if ligatures else _SIMPLE_NO_LIGATURE_RE
             body = pattern.sub(_simple_token, text)
         except _NeedsGeneralReadingError:
             return None
-    return _pair_braces(body) if _LB in body or _RB in body else body
+    return pair_braces(body) if LB in body or RB in body else body
 
 
 _CHANGED_OUTSIDE_MATH = ("\\", "{", "}", "&", "%", "#", "_", "~", "^", "\u00a0", "--", "''", "``", "!`", "?`")
@@ -323,49 +309,6 @@ def _math_as_is(math: str, after: str) -> bool:
 def _plain_math(math: str) -> bool:
     """Whether math is written as it is: ASCII without ``&``, ``%`` or ``#`` (see :func:`math_chars`)."""
     return math.isascii() and "&" not in math and "%" not in math and "#" not in math
-
-
-def _has_ligature(text: str) -> bool:
-    """Whether ``text`` holds a run TeX makes a ligature of (one-character tests first: they are quicker)."""
-    return (
-        ("-" in text and "--" in text)
-        or ("'" in text and "''" in text)
-        or ("`" in text and ("``" in text or "!`" in text or "?`" in text))
-    )
-
-
-def _pair_braces(body: str) -> str:
-    r"""Literal braces: ``\{``/``\}`` where they pair up, ``{\textbraceleft}``/``{\textbraceright}`` alone.
-
-    BibTeX counts ``\{`` as a brace, so a lone one would unbalance the value; the braced control word is
-    one "special character" to BibTeX (initials, case changes and sorting treat it as one letter).
-    """
-    marks = _NOT_BRACE_MARK_RE.sub("", body).replace(_LB, "{").replace(_RB, "}").encode()
-    depths = accumulate(map(_MARK_STEP.__getitem__, marks), initial=0)
-    if 2 * marks.count(b"{") == len(marks) and min(depths) >= 0:  # all pair up: no step per character
-        return body.replace(_LB, "\\{").replace(_RB, "\\}")
-    chars = list(body)
-    opened: list[int] = []
-    for i, ch in enumerate(chars):
-        if ch == _LB:
-            opened.append(i)
-        elif ch == _RB:
-            if opened:
-                chars[opened.pop()] = "\\{"
-                chars[i] = "\\}"
-            else:
-                chars[i] = "{\\textbraceright}"
-    for i in opened:
-        chars[i] = "{\\textbraceleft}"
-    return "".join(chars)
-
-
-def _specials_replaced(text: str) -> str:
-    """Each special character of ``text`` in its form of :data:`_SPECIALS` (one pass each)."""
-    for char in _SPECIALS_ORDER:
-        if char in text:
-            text = text.replace(char, _SPECIALS[char])
-    return text
 
 
 def _same(text: str) -> str:
@@ -406,12 +349,5 @@ def _text(text: str, ascii: bool, warn: Callable[[str], None] | None, *, math: b
         return text
     if math:
         return math_chars(text, ascii, warn)
-    text = _SPECIAL_RE.sub(_special, text) if _has_ligature(text) else _specials_replaced(text)
+    text = SPECIAL_RE.sub(special, text) if has_ligature(text) else specials_replaced(text)
     return text_chars(text, ascii, warn) if needs_chars(text, ascii) else text
-
-
-def _special(m: re.Match[str]) -> str:
-    token = m[0]
-    if len(token) > 1:  # split a ligature: ``-{}-{}-``
-        return "{}".join(token)
-    return _SPECIALS[token]

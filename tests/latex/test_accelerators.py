@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bibconv import latex
-from bibconv.latex import case, decoder, encoder, fast
+from bibconv.latex import case, decoder, encoder, fast, specials
 from bibconv.latex.charset import needs_chars
 from bibconv.latex.tex import (
     arguments_end,
@@ -287,14 +287,14 @@ def test_the_encoder_math_only_shortcut_equals_the_substitution(text: str, marku
 
 
 def _paired_by_characters(body: str) -> str:
-    """The reference of :func:`bibconv.latex.encoder._pair_braces`: a step per character."""
+    """The reference of :func:`bibconv.latex.specials.pair_braces`: a step per character."""
     chars, opened = list(body), []
     for i, ch in enumerate(chars):
-        if ch == encoder._LB:
+        if ch == specials.LB:
             opened.append(i)
-        elif ch == encoder._RB and opened:
+        elif ch == specials.RB and opened:
             chars[opened.pop()], chars[i] = "\\{", "\\}"
-        elif ch == encoder._RB:
+        elif ch == specials.RB:
             chars[i] = "{\\textbraceright}"
     for i in opened:
         chars[i] = "{\\textbraceleft}"
@@ -302,9 +302,9 @@ def _paired_by_characters(body: str) -> str:
 
 
 @settings(max_examples=800, deadline=None)
-@given(st.lists(st.sampled_from([encoder._LB, encoder._RB, "a", "\\", "é", "{}"]), max_size=16).map("".join))
+@given(st.lists(st.sampled_from([specials.LB, specials.RB, "a", "\\", "é", "{}"]), max_size=16).map("".join))
 def test_brace_pairing_equals_a_character_walk(body: str) -> None:
-    assert encoder._pair_braces(body) == _paired_by_characters(body), body
+    assert specials.pair_braces(body) == _paired_by_characters(body), body
 
 
 @pytest.mark.shared
