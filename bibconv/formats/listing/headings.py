@@ -19,12 +19,14 @@ from typing import Any
 
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import events, text_of
+from bibconv.formats.listing.pagememory import page_memory
 from bibconv.model import Date
 
 __all__ = ["Outline", "apply_outline", "outlines"]
 
 _LEVELS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _ROW_LEVEL = 7  # a table's heading row sits under the page's headings
+_HEADING_OR_ROW = "h1, h2, h3, h4, h5, h6, tr"
 _TYPE_WORDS = (
     ("article-journal", r"journals?|journal articles?|zeitschrift\w*|revues?|revistas?|riviste"),
     ("paper-conference", r"conferences?|proceedings|workshops?|symposi(?:a|um|ums)|konferenz\w*|"
@@ -70,28 +72,59 @@ class Outline:
 
 def outlines(root: Any, members: list[Any], heading_row: Callable[[Any], bool]) -> dict[int, Outline]:
     """For each member (by ``mem_id``), its :class:`Outline` on the page."""
+    steps = _steps(root, members, heading_row)
     wanted = {m.mem_id for m in members}
     found: dict[int, Outline] = {}
     last, inside = "", 0
     outline: list[tuple[int, str]] = []
-    opened: set[int] = set()
-    for kind, node in events(root):
-        if kind == "close":
-            if node.mem_id in opened:
-                inside -= 1
-            continue
-        if kind != "open":
-            continue
-        level = _LEVELS.get(node.tag) or (_ROW_LEVEL if heading_row(node) else 0)
-        if level:
+    for node, level in steps:
+        if level < 0:  # a member's end
+            inside -= 1
+        elif level:
             last = text_of(node)
             if not inside:
                 outline = [h for h in outline if h[0] < level] + [(level, last)]
         elif node.mem_id in wanted:
             found[node.mem_id] = Outline(last, tuple(text for _, text in outline))
-            opened.add(node.mem_id)
             inside += 1
     return found
+
+
+def _level(node: Any, heading_row: Callable[[Any], bool]) -> int:
+    return _LEVELS.get(node.tag) or (_ROW_LEVEL if heading_row(node) else 0)
+
+
+def _steps(root: Any, members: list[Any], heading_row: Callable[[Any], bool]) -> list[tuple[Any, int]]:
+    """The headings and members under ``root`` in page order, each with its level (0: a member),
+    and each member's end (level -1) after its last element."""
+    memory = page_memory()
+    span = memory.span(root) if memory is not None else None
+    if memory is not None and span is not None and memory.starts is not None:
+        starts, ends = memory.starts, memory.ends
+        at: dict[int, tuple[Any, int]] = {}  # by event: the element opened there, and its level
+        for node in (*root.css(_HEADING_OR_ROW), *members):  # only these have a level or are members
+            start = starts.get(node.mem_id)
+            if start is None or not span[0] <= start < span[1]:
+                break
+            at[start] = (node, _level(node, heading_row))
+        else:
+            wanted = {m.mem_id for m in members}
+            for start, (node, level) in list(at.items()):
+                if not level and node.mem_id in wanted:
+                    at[ends[start] - 1] = (node, -1)
+            return [at[index] for index in sorted(at)]
+    steps: list[tuple[Any, int]] = []  # not on the page's walk: walked here
+    wanted = {m.mem_id for m in members}
+    opened: set[int] = set()
+    for kind, node in events(root):
+        if kind == "close" and node.mem_id in opened:
+            steps.append((node, -1))
+        elif kind == "open":
+            level = _level(node, heading_row)
+            if level or node.mem_id in wanted:
+                steps.append((node, level))
+                opened.update(() if level else (node.mem_id,))
+    return steps
 
 
 def kind_named(heading: str) -> str | None:
