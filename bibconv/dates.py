@@ -233,9 +233,7 @@ def search_date(
     language = _language(lang)
     # The letters of the only numeric forms that hold any: without them, a stretch a word stops is no date.
     lettered = "年" in text or "년" in text or _ISO_WITH_TIME.search(text) is not None
-    for index, token in enumerate(tokens):
-        if not (token.group().isdigit() and len(token.group()) == 4):
-            continue
+    for index in [i for i, token in enumerate(tokens) if len(year := token[0]) == 4 and year.isdigit()]:
         windows = _windows(len(tokens), index, 4, 6)
         (low, high), nearest = windows[0], None
         if stops is not None and text.find(":", tokens[low].start(), tokens[high].end()) < 0:

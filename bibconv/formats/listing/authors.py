@@ -185,7 +185,7 @@ def looks_like_names(text: str) -> bool:
     words = text.split()
     if len({w.lower().strip(",;:") for w in words if w[:1].isupper()} & _TITLE_WORDS) >= 2:
         return False  # "Sparse Matrix Language Modeling" is a title, not a name
-    if any(w in _FUNCTION_WORDS for w in words[1:-1]):
+    if not _FUNCTION_WORDS.isdisjoint(words[1:-1]):
         return False  # "Autoencoders for Joint Discovery": names hold no "for", "with", "using"
     pieces = [p.strip() for p in _NAME_BREAK.split(_CONJUNCTIONS.sub(", ", text)) if p.strip()]
     if not pieces:
@@ -194,7 +194,7 @@ def looks_like_names(text: str) -> bool:
         words = piece.split()
         if not 1 <= len(words) <= 6 or len(piece) > 60:
             return False
-        if any(not _NAME_WORD.match(w) for w in words):
+        if not all(map(_NAME_WORD.match, words)):
             return False
         capitals = [
             w for w in words if w.lower() not in _LOWER_PARTICLES and not (w.islower() and len(w) <= 3)
