@@ -156,7 +156,7 @@ def protect_case(text: str, mode: str = "acronyms") -> str:
         if not piece or piece.isspace():
             out.append(piece)
             continue
-        # Two accelerators of _word, which they equal (tests/latex/test_accelerators.py::
+        # Three accelerators of _word, which they equal (tests/latex/test_accelerators.py::
         # test_the_case_shortcuts_equal_the_word_walk). A lowercase word without braces, math or macros:
         # nothing to protect, no state to carry.
         if piece.islower() and (plain or not _GROUPING_RE.search(piece)):
@@ -173,10 +173,31 @@ def protect_case(text: str, mode: str = "acronyms") -> str:
             out.append(piece)
             sentence_start = piece.endswith(":")
             continue
+        # No brace, backslash or dollar, outside groups and math: _word without the TeX walk.
+        if not (depth or in_math or after_macro) and (plain or not _GROUPING_RE.search(piece)):
+            piece, sentence_start = _plain_word(piece, every, sentence_start)
+            out.append(piece)
+            continue
         piece, state = _word(piece, (depth, in_math, after_macro, sentence_start), every)
         depth, in_math, after_macro, sentence_start = state
         out.append(piece)
     return glue.join(out)
+
+
+def _plain_word(piece: str, every: bool, sentence_start: bool) -> tuple[str, bool]:
+    """:func:`_word` of a piece that holds no brace, backslash or dollar, at depth 0 outside math: its
+    core braced when a letter after the first is a capital (or the first, with ``every``, after the
+    sentence start); and whether a sentence starts after it."""
+    lead = _LEAD_RE.match(piece)
+    start = lead.end() if lead else 0
+    end = max(len(piece.rstrip(_TRAIL_CHARS)), start)
+    core = piece[start:end]
+    if not core:
+        return piece, sentence_start or piece.endswith(":")
+    capitals = [ch.isupper() for ch in core if ch.isalpha()]
+    if any(capitals) and (capitals.count(True) > 1 or not capitals[0] or (every and not sentence_start)):
+        piece = piece[:start] + "{" + core + "}" + piece[end:]
+    return piece, piece.endswith(":")
 
 
 def _pieces(text: str) -> tuple[list[str], str]:

@@ -342,6 +342,7 @@ def test_groups_find_the_arguments_arguments_end_finds(text: str) -> None:
 
 _TITLE_PIECES = [
     *("a", "of", "DNA", "iPhone", "Bayesian", "Pre-Training", "CPU-GPU", "e-mail", "x", "A", "Ü", "élan"),
+    *("T5", "Ⅰ", "x²"),
     *(" ", "  ", "\n", ":", ": ", ",", ".", '"', "(", ")", "'", "0", "-"),
     *("{DNA}", "{", "}", "$x$", "$", "$\\omega$", "\\foo{x}", "\\foo", "\\emph{Big}", "\\'E", "{\\'E}cole"),
     *("\\OE", "\\OE{}", "\\ss", "\\\\", "\\", "{\\relax Ch}", "\\textbf{X}", "[A]"),
