@@ -89,11 +89,11 @@ def test_warnings_past_the_first_hand_on_are_grouped_and_counted(tmp_path: Path)
 
     count = SETTLE_EVERY * 2 + 500
     path = tmp_path / "ids.jsonl"
-    path.write_text("".join(f'{{"id": "{n}"}}\n' for n in range(count)), encoding="utf-8")
+    path.write_text("".join(f'{{"id": "{n}", "title": "T"}}\n' for n in range(count)), encoding="utf-8")
     done = bibconv("convert", str(path), "-f", "arxiv-jsonl", "-t", "csljson", "-o", str(tmp_path / "o.json"))
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
     assert len(lines) == 5, lines  # 3 of the kind, the count of the rest, the summary
-    kind = "'…' is not an arXiv identifier; kept as it is"
+    kind = "'…' is not an arXiv identifier: kept as the record's id, no arXiv link made of it"
     assert lines[3] == f"bibconv: {count - 3:,} more warnings like: {kind}"
     assert lines[4].startswith(f"bibconv: {count:,} records in, {count:,} out, 0 skipped, {count:,} warnings")

@@ -188,3 +188,23 @@ def test_runs_as_a_map_over_partitions_on_a_local_dask_cluster() -> None:
     assert bag.npartitions > 1
     items = bag.map_partitions(_to_csl).compute(scheduler="processes", num_workers=2)
     assert items == [r.to_csl() for r in bibconv.read(SAMPLE)]
+
+
+def test_an_id_that_is_no_arxiv_id_gives_no_arxiv_link_doi_or_eprint() -> None:
+    """The id is the record's, and what only arXiv's ids make (``10.48550/arXiv.…``, ``abs/…``,
+    ``eprint``) is not made of it: such a DOI would name nothing."""
+    line = json.dumps(
+        {"id": "abc", "title": "T", "categories": "hep-th", "comments": "5 pages",
+         "journal-ref": "Phys. Rev. D 1 (2000) 1", "authors_parsed": [["Lee", "Ann", ""]]}
+    )
+    diagnostics: list[bibconv.Diagnostic] = []
+    records = bibconv.read(line.encode(), "arxiv-jsonl", strict=False, diagnostics=diagnostics)
+    got = [(r.id, r.arxiv, r.fields.get("container-title")) for r in records]
+    assert got == [("abc", None, "Phys. Rev. D")]
+    assert records[0].extra["arxiv:comments"] == "5 pages"
+    assert [d.message for d in diagnostics] == [
+        "'abc' is not an arXiv identifier: kept as the record's id, no arXiv link made of it"
+    ]
+    for writer in ("bibtex", "biblatex", "csljson", "ris"):
+        text = bibconv.write(records, writer)
+        assert not [made for made in ("10.48550", "arxiv.org", "eprint") if made in text], writer

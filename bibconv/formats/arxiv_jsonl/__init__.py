@@ -30,6 +30,8 @@ Mapping to the canonical record (type ``article``, an arXiv preprint):
   ``number`` already holds ``arXiv:<id>`` for a preprint, so the report number is kept apart).
 * ``submitter``, ``update_date`` and the raw ``authors`` string are not bibliographic data
   and are not kept.
+* An ``id`` that is no arXiv id is the record's id, with a warning, and no arXiv block is made of it
+  (its DOI and URL would name nothing): ``categories``, ``comments`` and ``journal-ref`` stay in extra.
 
 Bulk processing: :func:`records_from_snapshot` maps any iterable of lines (``str`` or
 ``bytes``) or already parsed objects (``dict``) to records, so the same code runs over a
@@ -61,9 +63,10 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from bibconv.arxiv import ARXIV_ID, published_parts
 from bibconv.errors import Diagnostic, ParseError, ReadError
+from bibconv.formats.arxiv_jsonl.names import names_from_string, parsed_name
 from bibconv.jsonnumbers import DECODER, NumberError
 from bibconv.jsonnumbers import loads as json_loads
-from bibconv.latex import decode, has_tex
+from bibconv.latex import decode
 from bibconv.model import Arxiv, Date, FrozenDict, Name, Record, SourceSpan
 from bibconv.registry import ReadContext, register
 from bibconv.textio import JSON_SURROGATE, iter_lines, open_text
@@ -79,10 +82,6 @@ _MONTHS = {m: i for i, m in enumerate(_MONTH_NAMES, 1)}
 _CREATED = re.compile(r"(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})")
 _VERSION = re.compile(r"v?(\d+)$")
 _SPACE = re.compile(r"\s+")
-_PARTICLE = re.compile(r"((?:[a-z][\w'’]*\s+)+)(\S.*)")
-_PARTICLE_WORD = re.compile(r"[a-z][\w'’]*")
-_BLANKS = re.compile(r"(\s+)")
-_COLLABORATION = re.compile(r"\b(?:collaboration|consortium|group|team|project)\b", re.IGNORECASE)
 _SNIFF_KEYS = ('"authors_parsed"', '"versions"', '"update_date"', '"categories"', '"submitter"')
 
 
@@ -104,10 +103,6 @@ def _rich(value: Any) -> str | None:
     return decode(value if isinstance(value, str) else str(value), markup=True) or None
 
 
-def _plain(text: str) -> str:
-    return decode(text, markup=False) if has_tex(text) else text
-
-
 def _date(created: Any) -> Date | None:
     match = _CREATED.search(created) if isinstance(created, str) else None
     if match is None:
@@ -116,57 +111,6 @@ def _date(created: Any) -> Date | None:
     if month is None:
         return None
     return Date(parts=((int(match[3]), month, int(match[1])),))
-
-
-def _name(parts: Any) -> Name:
-    """One ``authors_parsed`` entry ``[family, given, suffix, affiliation…]`` as a name."""
-    if isinstance(parts, str):
-        parts = [parts]
-    if not isinstance(parts, (list, tuple)) or not parts:
-        raise ValueError("an authors_parsed entry must be a non-empty list [family, given, suffix]")
-    texts = [_plain(p.strip()) if isinstance(p, str) else "" for p in parts]
-    family, given, suffix = [*texts, "", ""][:3]
-    affiliation = tuple(a for a in texts[3:] if a)
-    if not given and not suffix and " " in family and _COLLABORATION.search(family):
-        return Name(literal=family, affiliation=affiliation)
-    particle = None
-    if family[:1].islower():
-        match = _PARTICLE.fullmatch(family)
-        if match:
-            particle, family = match[1].rstrip(), match[2]
-    elif given[-1:].islower() and " " in given:
-        # arXiv's splitter knows only some particles: "Antal van den Bosch" gives ["Bosch", "Antal van den"].
-        found = _trailing_particle(given)
-        if found and not found[0][:1].islower():
-            given, particle = found
-    return Name(
-        family=family or None,
-        given=given or None,
-        suffix=suffix or None,
-        non_dropping_particle=particle,
-        affiliation=affiliation,
-    )
-
-
-def _trailing_particle(given: str) -> tuple[str, str] | None:
-    """``given`` cut before the lowercase words (``van den``) that end it, when some text is left
-    before them: ``("Antal", "van den")``. Linear: the words are judged from the end."""
-    parts = _BLANKS.split(given)  # words at even places, the blanks between them at odd ones
-    words = parts[::2]
-    first = len(words)  # words[first:] are the particle
-    while first > 1 and _PARTICLE_WORD.fullmatch(words[first - 1]):
-        first -= 1
-    if first < len(words) and not "".join(parts[: 2 * first - 1]).strip():
-        first += 1  # the text before the particle must not be blank
-    if first >= len(words):
-        return None
-    return "".join(parts[: 2 * first - 1]), "".join(parts[2 * first :])
-
-
-def _names_from_string(authors: str) -> tuple[Name, ...]:
-    from bibconv.names import split_name_list
-
-    return tuple(split_name_list(_plain(_SPACE.sub(" ", authors).strip())))
 
 
 def _versions(value: Any) -> list[tuple[int, Any]]:
@@ -188,19 +132,19 @@ def _versions(value: Any) -> list[tuple[int, Any]]:
 
 def _snapshot_id(
     item: Mapping[str, Any], ctx: ReadContext | None, origin: SourceSpan | None
-) -> tuple[str, int | None]:
-    """The object's arXiv id (an id that is none is kept as it is, with a warning at ``origin``, the
-    record's own span) and the version it names."""
+) -> tuple[str, int | None, bool]:
+    """The object's arXiv id, the version it names, and whether it is one (an id that is none is kept
+    as it is, with a warning at ``origin``, the record's own span)."""
     raw_id = item.get("id")
     if not isinstance(raw_id, str) or not (raw_id := raw_id.strip()):
         raise ValueError("the object has no arXiv 'id'")
     match = ARXIV_ID.fullmatch(raw_id) if "." in raw_id or "/" in raw_id else None  # every id has one
     if match is None and ctx is not None:  # ctx.warn, with the span made once for the record and it
-        message = f"{raw_id!r} is not an arXiv identifier; kept as it is"
+        message = f"{raw_id!r} is not an arXiv identifier: kept as the record's id, no arXiv link made of it"
         ctx.diagnostics.append(Diagnostic(message, origin, raw_id, "warning"))
     if match is None:
-        return raw_id, None
-    return match["id"], int(match["version"]) if match["version"] else None
+        return raw_id, None, False
+    return match["id"], int(match["version"]) if match["version"] else None, True
 
 
 def _authors(item: Mapping[str, Any]) -> tuple[Name, ...]:
@@ -209,9 +153,9 @@ def _authors(item: Mapping[str, Any]) -> tuple[Name, ...]:
     if parsed:
         if not isinstance(parsed, list):
             raise ValueError("'authors_parsed' must be a list of [family, given, suffix] lists")
-        return tuple(_name(p) for p in parsed)
+        return tuple(parsed_name(p) for p in parsed)
     if isinstance(item.get("authors"), str) and item["authors"].strip():
-        return _names_from_string(item["authors"])
+        return names_from_string(item["authors"])
     return ()
 
 
@@ -255,7 +199,7 @@ def record_from_snapshot(
     if type(item) is not dict and not isinstance(item, Mapping):  # a dict is one: the ABC check costs
         raise ValueError("a snapshot line must hold a JSON object")
     origin = ctx.span(line) if ctx is not None else None
-    arxiv_id, id_version = _snapshot_id(item, ctx, origin)
+    arxiv_id, id_version, is_arxiv = _snapshot_id(item, ctx, origin)
     authors = _authors(item)
     given_versions = item.get("versions")
     versions = _versions(given_versions) if given_versions else []
@@ -285,13 +229,24 @@ def record_from_snapshot(
         kind, fields, dates = published_parts(kind, fields, dates, arxiv, warn) or (kind, fields, dates)
     return Record(
         type=kind,
+        id=None if is_arxiv else arxiv_id,
         fields=fields,
         names={"author": authors} if authors else None,
         dates=dates,
-        arxiv=arxiv,
-        extra=extra or _NONE,
+        arxiv=arxiv if is_arxiv else None,  # no eprint, DOI or URL is made of an id that is none
+        extra=(extra or _NONE) if is_arxiv else {**extra, **_not_arxiv(arxiv)},
         origin=origin,
     )
+
+
+def _not_arxiv(arxiv: Arxiv) -> dict[str, str]:
+    """What the snapshot says of an object whose id is no arXiv id, in ``extra`` as it is named there."""
+    kept = {
+        "arxiv:categories": " ".join(arxiv.categories),
+        "arxiv:comments": arxiv.comment,
+        "arxiv:journal-ref": arxiv.journal_ref,
+    }
+    return {key: value for key, value in kept.items() if value}
 
 
 def _loads(line: str | bytes) -> Any:
