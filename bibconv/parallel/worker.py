@@ -120,15 +120,16 @@ class Result:
 
 def start_worker(parent: int) -> None:
     """Set a new worker process up: SIGTERM ends it and Ctrl-C is left to the parent (which stops
-    the workers), it ends with ``parent``, and its heap keeps what it frees."""
+    the workers), it ends with ``parent``, its heap keeps what it frees, and it collects less."""
     import signal
 
-    from bibconv.parallel.tuning import die_with_parent, keep_freed_memory
+    from bibconv.parallel.tuning import collect_less, die_with_parent, keep_freed_memory
 
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
     keep_freed_memory()
+    collect_less()
 
 
 def _read(job: Job, name: str, filename: str | None, piece: Piece, result: Result) -> list[Record]:
