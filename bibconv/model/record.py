@@ -35,6 +35,23 @@ class SourceSpan:
     reader: str | None = None
     where: str | None = None
 
+    def __init__(
+        self,
+        filename: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        index: int | None = None,
+        reader: str | None = None,
+        where: str | None = None,
+    ) -> None:
+        """As the dataclass's own, each slot set through its descriptor (one is made per record)."""
+        _span_filename(self, filename)
+        _span_line(self, line)
+        _span_column(self, column)
+        _span_index(self, index)
+        _span_reader(self, reader)
+        _span_where(self, where)
+
     def __str__(self) -> str:
         parts = [self.filename or "<input>"]
         if self.line is not None:
@@ -45,6 +62,11 @@ class SourceSpan:
             parts.append(f"item {self.index}")
         found = ", ".join(p for p in (self.reader, self.where) if p)
         return ":".join(parts) + (f" ({found})" if found else "")
+
+
+_span_filename, _span_line, _span_column, _span_index, _span_reader, _span_where = (
+    getattr(SourceSpan, name).__set__ for name in SourceSpan.__slots__
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,17 +167,17 @@ class Record:
             from bibconv.record_changes import apply_variables
 
             fields, names, dates = apply_variables(fields or {}, names or {}, dates or {}, variables)
-        setter = object.__setattr__
-        setter(self, "type", type)
-        setter(self, "id", id)
-        setter(self, "fields", frozen(fields))
-        setter(self, "names", frozen({k: tuple(v) for k, v in names.items()} if names else None))
-        setter(self, "dates", frozen(dates))
-        setter(self, "keywords", tuple(keywords))
-        setter(self, "arxiv", arxiv)
-        setter(self, "extra", frozen(extra))
-        setter(self, "origin", origin)
-        setter(self, "source", source)
+        # Each slot set through its descriptor, looked up once for the class (Record's slots, below).
+        _put_type(self, type)
+        _put_id(self, id)
+        _put_fields(self, frozen(fields))
+        _put_names(self, frozen({k: tuple(v) for k, v in names.items()} if names else None))
+        _put_dates(self, frozen(dates))
+        _put_keywords(self, keywords if keywords.__class__ is tuple else tuple(keywords))
+        _put_arxiv(self, arxiv)
+        _put_extra(self, frozen(extra))
+        _put_origin(self, origin)
+        _put_source(self, source)
 
     @property
     def title(self) -> str | None:
@@ -209,6 +231,10 @@ _slot_values = attrgetter(*Record.__slots__)
 """A record's slots in order, read at once."""
 _SLOT_SETTERS = tuple(getattr(Record, name).__set__ for name in Record.__slots__)
 """What :meth:`Record.replace` sets each slot of its copy with (the slot itself: no attribute lookup)."""
+
+
+(_put_type, _put_id, _put_fields, _put_names, _put_dates, _put_keywords, _put_arxiv, _put_extra, _put_origin,
+ _put_source) = _SLOT_SETTERS  # Record.__init__ sets each slot with its own
 
 
 @dataclass(frozen=True, slots=True)
