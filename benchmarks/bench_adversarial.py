@@ -2,7 +2,8 @@
 
 Run ``python benchmarks/bench_adversarial.py`` (about 10 minutes; ``--size`` for another size,
 ``-k NAME`` for some inputs only). Each input of :mod:`adversarial` is built just under 10 MB and
-converted with ``--skip-invalid`` (so every record is read) in its own process; the wall time and
+converted with ``--skip-invalid`` (so every record is read) in its own process, bibconv's bytecode
+compiled first as an installed package has it; the wall time and
 the peak memory are written to ``benchmarks/ADVERSARIAL.md``. The peak is the larger of the
 process's own (``wait4``'s ``ru_maxrss``, which covers the workers it waited for) and the sum of
 the resident memory of the process and its workers, sampled every 20 ms.
@@ -11,6 +12,7 @@ the resident memory of the process and its workers, sampled every 20 ms.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import platform
@@ -175,6 +177,9 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds before a conversion is killed")
     parser.add_argument("--output", type=Path, default=ROOT / "benchmarks" / "ADVERSARIAL.md")
     options = parser.parse_args()
+    # As an installed package has it: otherwise, under PYTHONDONTWRITEBYTECODE, every conversion
+    # would compile the modules it imports again.
+    compileall.compile_dir(ROOT / "bibconv", quiet=1)
     machine = _machine()
     runs: list[Run] = []
     with tempfile.TemporaryDirectory() as folder:
