@@ -4,12 +4,11 @@ each is optional and does nothing elsewhere (not Linux, not glibc, another CPyth
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import signal
 from typing import Any
 
-__all__ = ["PIPE_SIZE", "collect_less", "die_with_parent", "keep_freed_memory", "widen_pipes"]
+__all__ = ["PIPE_SIZE", "die_with_parent", "keep_freed_memory", "widen_pipes"]
 
 PIPE_SIZE = 1 << 20
 """Bytes the pipes to and from the workers may hold (Linux's default limit for a user)."""
@@ -49,15 +48,6 @@ def keep_freed_memory() -> None:
         return
     mallopt(_M_MMAP_THRESHOLD, 32 << 20)  # glibc's largest: buffers up to 32 MiB from the heap
     mallopt(_M_TRIM_THRESHOLD, 64 << 20)  # and free space given back only above 64 MiB
-
-
-def collect_less() -> None:
-    """Let this worker's garbage collector run a thirtieth as often (its first threshold 20,000).
-
-    A worker holds a piece's records, tens of thousands of small objects, until they are written, and
-    each collection walked them all again: about a tenth of the CPU of a piece of small entries."""
-    first, *older = gc.get_threshold()
-    gc.set_threshold(max(first, 20_000), *older)
 
 
 def widen_pipes(executor: Any) -> None:

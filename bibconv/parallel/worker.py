@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bibconv.collector import few_collections
 from bibconv.errors import Diagnostic, ReadError
 from bibconv.keys import KeyAssigner, make_key
 from bibconv.limits import checked_records
@@ -120,16 +121,15 @@ class Result:
 
 def start_worker(parent: int) -> None:
     """Set a new worker process up: SIGTERM ends it and Ctrl-C is left to the parent (which stops
-    the workers), it ends with ``parent``, its heap keeps what it frees, and it collects less."""
+    the workers), it ends with ``parent``, and its heap keeps what it frees."""
     import signal
 
-    from bibconv.parallel.tuning import collect_less, die_with_parent, keep_freed_memory
+    from bibconv.parallel.tuning import die_with_parent, keep_freed_memory
 
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
     keep_freed_memory()
-    collect_less()
 
 
 def _read(job: Job, name: str, filename: str | None, piece: Piece, result: Result) -> list[Record]:
@@ -193,11 +193,12 @@ def work(job: Job, task: Task, carried: Any = None) -> Result:
     the entries before the piece left (``carried``: see :meth:`bibconv.writing.EntryWriter.carry`)."""
     name, filename, piece = task
     result = Result(started_from=carried, carried=carried)
-    records = _read(job, name, filename, piece, result)
-    if result.error is not None or result.retry:
-        return result
-    result.count = len(records)
-    result.lines = piece.data.count(b"\n") if piece.guess else 0
-    if records:
-        _write(job, records, result)
+    with few_collections():  # the piece's records live until they are written
+        records = _read(job, name, filename, piece, result)
+        if result.error is not None or result.retry:
+            return result
+        result.count = len(records)
+        result.lines = piece.data.count(b"\n") if piece.guess else 0
+        if records:
+            _write(job, records, result)
     return result

@@ -33,12 +33,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import IO, Any, ClassVar
 
+from bibconv.collector import few_collections
 from bibconv.errors import ParseError
 from bibconv.formats.listing import arxiv_pages, generic, schema, sites, structured
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, clean, decode_html, parse
 from bibconv.formats.listing.page_lang import page_lang_near, work_language
-from bibconv.formats.listing.pagememory import few_collections
 from bibconv.model import Name, Record
 from bibconv.registry import ReadContext, register
 

@@ -4,8 +4,6 @@ the page's events walked once, each element's text, and the facts computed about
 
 from __future__ import annotations
 
-import gc
-import threading
 from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,7 +13,6 @@ from typing import Any, TypeVar, cast
 __all__ = [
     "BLOCK_TAGS",
     "PageMemory",
-    "few_collections",
     "page_memory",
     "remember_as",
     "remember_tree",
@@ -232,30 +229,3 @@ def select_first(node: Any, query: str) -> Any | None:
     if span is None:
         return node.css_first(query)
     return next(_matches(cast(PageMemory, _MEMORY.get()), span, query), None)
-
-
-_FEW_COLLECTIONS = 20_000
-"""The garbage collector's first threshold while a page is read (Python's own: 700)."""
-_PAUSES = threading.Lock()
-_paused: list[tuple[int, int, int]] = []  # the thresholds to restore, while a page is read
-
-
-@contextmanager
-def few_collections() -> Iterator[None]:
-    """Within the block, the garbage collector runs a thirtieth as often: the reading of a page makes
-    many small objects that live as long as the page, which each collection would walk again (a
-    tenth of the CPU on some pages). Nested and concurrent blocks restore Python's thresholds once."""
-    with _PAUSES:
-        if not _paused:
-            old = gc.get_threshold()
-            _paused.append(old)
-            gc.set_threshold(max(old[0], _FEW_COLLECTIONS), old[1], old[2])
-        else:
-            _paused.append(_paused[0])
-    try:
-        yield
-    finally:
-        with _PAUSES:
-            old = _paused.pop()
-            if not _paused:
-                gc.set_threshold(*old)
