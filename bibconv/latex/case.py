@@ -24,8 +24,8 @@ _ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 # characters that are not letters change nothing, nor do control symbols (a backslash and an ASCII
 # character that is not a letter: ``\{``, ``\\``); outside math, neither do a lower-case control
 # word with an empty group (``\textbackslash{}``) and a group of one (``{\textbraceleft}``, ``{\i}``):
-# none of them is a letter BibTeX changes. The runs are
-# possessive: a greedy one keeps a way back for each of its steps (300 MB for a million).
+# none of them is a letter BibTeX changes. The runs are possessive: a greedy one keeps a way back
+# for each of its steps (300 MB for a million).
 _SYMBOL = r"\\[\x00-@\[-`{-\x7f]"
 _NOT_LETTER = r"[\x00-#%-@\[\]-`|~\x7f]"  # ASCII, and no letter, backslash, dollar or brace
 _SCAN_STOP_RE = re.compile(rf"(?P<inert>(?:{_SYMBOL}|{_NOT_LETTER})++)|[\\${{}}]")

@@ -106,7 +106,7 @@ _SIMPLE_TAIL = (
 _SIMPLE_RE = re.compile(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
 _SIMPLE_NO_LIGATURE_RE = re.compile(r"[&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
 # Where _SIMPLE_NO_LIGATURE_RE may match more than one special character: math, a superscript
-# group, a control word (perhaps with an argument); without them str.translate does its work.
+# group, a control word (perhaps with an argument); without them specials_replaced does its work.
 _MATH_OR_OTHER_RE = re.compile(r"\$|\\[(\[A-Za-z]|[\^_][{\\]")
 # Anything ``encode`` would change: without it (and in ASCII mode, without non-ASCII) text is its own body.
 _ENCODE_WORK_RE = re.compile(
@@ -153,7 +153,7 @@ def general(text: str, ascii: bool, warn: Warn, markup: bool, allowed: frozenset
     for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup
         if kind == "macro":
-            if m.start() < pos or _decoded_macro(m["macro"]):
+            if m.start() < pos or is_known_macro(m["macro"]):
                 continue  # inside a token, or a macro decoding reads: before its arguments are walked
             groups = groups or Groups(text)
             end, depth = groups.arguments_end(text, m.end())
@@ -313,11 +313,6 @@ def _plain_math(math: str) -> bool:
 
 def _same(text: str) -> str:
     return text
-
-
-def _decoded_macro(name: str) -> bool:
-    """Whether decoding would turn ``\\name`` into text (then it is text here too, and escaped)."""
-    return is_known_macro(name)
 
 
 def _tag(token: str, stack: list[str]) -> str | None:
