@@ -127,6 +127,22 @@ def test_memory_stays_flat_over_20k_records(
     assert peak < PEAK_MB, f"{peak:.0f} MB peak, +{growth:.1f} MB after {EARLY} records"
 
 
+def _serial_and_in_pieces(
+    path: Path, target: str, size: int
+) -> tuple[str | None, list[bibconv.Diagnostic], str, list[bibconv.Diagnostic]]:
+    """``path`` written as ``target`` by one process and by two in pieces of ``size`` bytes, leniently:
+    the serial text and reports, then those of the pieces."""
+    serial_reports: list[bibconv.Diagnostic] = []
+    records = bibconv.iter_records(path, strict=False, diagnostics=serial_reports)
+    serial = bibconv.write(records, target, diagnostics=serial_reports)
+    out = io.StringIO(newline="")
+    reports: list[bibconv.Diagnostic] = []
+    assert parallel.convert(
+        [str(path)], target, out, jobs=2, strict=False, diagnostics=reports, piece_size=size
+    )
+    return serial, serial_reports, out.getvalue(), reports
+
+
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
 def test_jobs_output_is_byte_identical_on_real_samples(path: Path) -> None:
     name = bibconv.detect(path)
@@ -138,15 +154,8 @@ def test_jobs_output_is_byte_identical_on_real_samples(path: Path) -> None:
         assert pieces is not None
         assert len(list(pieces)) > 1, "the sample must be cut into pieces"
     for target in WRITERS:
-        serial_reports: list[bibconv.Diagnostic] = []
-        records = bibconv.iter_records(path, strict=False, diagnostics=serial_reports)
-        serial = bibconv.write(records, target, diagnostics=serial_reports)
-        out = io.StringIO(newline="")
-        reports: list[bibconv.Diagnostic] = []
-        assert parallel.convert(
-            [str(path)], target, out, jobs=2, strict=False, diagnostics=reports, piece_size=size
-        )
-        assert out.getvalue() == serial, f"{path.name} -> {target}"
+        serial, serial_reports, cut, reports = _serial_and_in_pieces(path, target, size)
+        assert cut == serial, f"{path.name} -> {target}"
         # The same reports (a reader that looks one record ahead may give them in another order).
         assert Counter(map(str, reports)) == Counter(map(str, serial_reports)), f"{path.name} -> {target}"
 
@@ -183,15 +192,8 @@ def test_jobs_reports_entry_keys_repeated_across_pieces_in_place(tmp_path: Path)
     source = tmp_path / "same.bib"
     source.write_text("".join(entries), encoding="utf-8")
     for target in WRITERS:
-        serial_reports: list[bibconv.Diagnostic] = []
-        records = bibconv.iter_records(source, strict=False, diagnostics=serial_reports)
-        serial = bibconv.write(records, target, diagnostics=serial_reports)
-        out = io.StringIO(newline="")
-        reports: list[bibconv.Diagnostic] = []
-        assert parallel.convert(
-            [str(source)], target, out, jobs=2, strict=False, diagnostics=reports, piece_size=2_000
-        )
-        assert out.getvalue() == serial, target
+        serial, serial_reports, cut, reports = _serial_and_in_pieces(source, target, 2_000)
+        assert cut == serial, target
         # The reader's reports in their order; the writer's among them may come a record earlier
         # at a cut (the reader of a whole input reads one entry ahead).
         assert Counter(map(str, reports)) == Counter(map(str, serial_reports)), target
