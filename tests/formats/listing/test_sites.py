@@ -66,11 +66,13 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "lockss_atypon_asha_toc_aja_27_1_trimmed.html": ("atypon", 6),
     "lockss_atypon_tandf_toc_talc_38_4_trimmed.html": ("atypon", 5),
     "own_biorxiv_search_coronavirus.html": ("highwire", 3),
+    "ami3_biorxiv_search_climate_change_trimmed.html": ("highwire", 10),
     "own_medrxiv_recent_toc.html": ("highwire", 2),
     "own_highwire_journal_collection.html": ("highwire", 2),
     "own_eprints_view_subject_type.html": ("eprints", 6),
     "own_eprints_search_results.html": ("eprints", 2),
     "own_hal_search_results.html": ("hal", 3),
+    "ami3_hal_sde_search_permafrost_trimmed.html": ("hal", 8),
     "own_ssrn_search_results.html": ("ssrn", 3),
     "own_ieee_xplore_toc_saved.html": ("ieee-xplore", 2),
     "own_ieee_xplore_article_fetched.html": ("ieee-xplore", 1),
@@ -581,6 +583,28 @@ def test_hal_results_read_the_reference_line_and_its_identifiers() -> None:
         "6",
         "jpa-00235190",
     )
+
+
+def test_hal_saved_results_title_in_strong_reference_line_after_it_and_coins_authors() -> None:
+    records, _ = read_page(OWN_PAGES / "ami3_hal_sde_search_permafrost_trimmed.html")
+    thesis, cryogrid = records[0], records[1]
+    assert thesis.fields["title"].startswith("Distribution et caractérisation du permafrost")  # no HAL id
+    assert (thesis.type, thesis.fields["publisher"], thesis.extra["hal:nnt"]) == (
+        "thesis",
+        "Université Grenoble Alpes",
+        "2015GREAA010",
+    )
+    assert thesis.dates["issued"].parts == ((2015, 6, 16),)  # the COinS date, in the year the line shows
+    # five names and "et al." shown; the row's COinS span names all seven
+    assert [n.family for n in cryogrid.names["author"]][4:] == ["Peter", "Etzelmüller", "Krinner"]
+    assert MORE_AUTHORS_NOTE not in facts.notes(cryogrid.extra)
+    assert (cryogrid.fields["container-title"], cryogrid.fields["publisher"], cryogrid.fields["page"]) == (
+        "Geoscientific Model Development Discussions",
+        "Copernicus Publ",
+        "523-546",
+    )
+    assert records[4].fields["issue"] == "9"
+    assert records[4].fields["DOI"] == "10.1038/s41396-018-0176-z"
 
 
 def test_ssrn_papers_are_working_papers_numbered_by_their_abstract_id() -> None:
