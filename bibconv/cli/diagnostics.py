@@ -18,7 +18,8 @@ __all__ = ["SHOWN_PER_KIND", "Printer", "kind_of"]
 SHOWN_PER_KIND = 3
 """Warnings of one kind shown before the rest are only counted (``--verbose`` shows all)."""
 
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\b\d+(?:\.\d+)?\b")
+# Quoted text, and numbers that stand alone (not those in names such as UTF-8 or Windows-1252).
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|(?<![\w.-])\d+(?:[.,]\d+)*(?![\w-])")
 
 
 def kind_of(diagnostic: Diagnostic) -> str:
@@ -26,6 +27,8 @@ def kind_of(diagnostic: Diagnostic) -> str:
 
     >>> kind_of(Diagnostic("RIS has no tag for the 'original-date' date; dropped"))
     "RIS has no tag for the '…' date; dropped"
+    >>> kind_of(Diagnostic("byte 0xe9 is not UTF-8: 1,048,576 bytes read as Windows-1252"))
+    'byte 0xe9 is not UTF-8: N bytes read as Windows-1252'
     """
     return _QUOTED.sub(lambda m: "'…'" if m.group()[0] in "'\"" else "N", diagnostic.message)
 
