@@ -18,6 +18,7 @@ __all__ = [
     "decode_head",
     "iter_lines",
     "open_text",
+    "single_byte_start",
     "sniff_encoding",
 ]
 
@@ -33,6 +34,16 @@ _BOMS = (
 _CP1252 = {
     b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0) if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)
 }
+
+# One UTF-8 character beyond ASCII: a lead byte and its continuation bytes (RFC 3629: no
+# overlong forms, no surrogates, nothing above U+10FFFF).
+_UTF8_CHAR = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
+    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}"
+)
+_BEYOND_ASCII = bytes(range(0x80, 0x100))
+_SCAN_BLOCK = 1 << 20
 
 # Lone surrogates: the ``surrogateescape`` stand-ins for bytes that are not valid text
 # (and U+DC00 for NUL) that lenient reads leave for :mod:`bibconv.limits` to find.
@@ -54,26 +65,81 @@ def decode_head(head: bytes) -> str:
     return head.decode(sniff_encoding(head), errors="replace").lstrip("\ufeff")
 
 
+def _first_invalid_utf8(stream: IO[bytes]) -> int | None:
+    """The offset of the first byte of ``stream`` that is not UTF-8, from where it is."""
+    decoder = codecs.getincrementaldecoder("utf-8")("strict")
+    offset = 0  # of the end of the bytes given to the decoder
+    for block in [*iter(lambda: stream.read(_SCAN_BLOCK), b""), b""]:
+        held = len(decoder.getstate()[0])  # the start of a character cut at the last block's end
+        try:
+            decoder.decode(block, final=not block)
+        except UnicodeDecodeError as exc:
+            return offset - held + exc.start
+        offset += len(block)
+    return None
+
+
+def _utf8_characters_and_invalid_bytes(stream: IO[bytes]) -> tuple[int, int]:
+    """How many UTF-8 characters beyond ASCII ``stream`` holds, and how many of its bytes beyond
+    ASCII are in none. A character is counted in the block where it starts; the last 3 bytes of
+    a block (a character may be cut there) are looked at again with the next block."""
+    characters = in_characters = beyond_ascii = 0
+    carry = b""
+    for block in [*iter(lambda: stream.read(_SCAN_BLOCK), b""), b""]:
+        beyond_ascii += len(block) - len(block.translate(None, _BEYOND_ASCII))
+        data = carry + block
+        end = len(data) - 3 if block else len(data)
+        resume = max(end, 0)
+        for m in _UTF8_CHAR.finditer(data, 0, len(data)):
+            if m.start() >= end:
+                break
+            characters += 1
+            in_characters += m.end() - m.start()
+            resume = max(resume, m.end())
+        carry = data[resume:]
+    return characters, beyond_ascii - in_characters
+
+
+def single_byte_start(stream: IO[bytes]) -> int | None:
+    """Where the first byte that is not UTF-8 is in a file in a single-byte encoding (Latin-1,
+    Windows-1252); ``None`` for a UTF-8 file, even one with a few bytes that are not UTF-8.
+
+    A file is taken to be in a single-byte encoding when it is not valid UTF-8 and its bytes
+    beyond ASCII make fewer UTF-8 characters than they leave invalid: in Latin-1 text a letter
+    followed by bytes that happen to continue it (``ß”``) is rare, while a UTF-8 file with an
+    entry in Latin-1 pasted in has far more good characters than bad bytes. The stream is read
+    from where it is and left there.
+    """
+    start = stream.tell()
+    first = _first_invalid_utf8(stream)
+    if first is not None:
+        stream.seek(start)
+        characters, invalid = _utf8_characters_and_invalid_bytes(stream)
+        first = first if characters < invalid else None
+    stream.seek(start)
+    return first
+
+
 class _LineCountingDecoder(io.TextIOBase):
     """Text stream over bytes that reports invalid bytes with their line and column.
 
-    With a ``fallback`` encoding, a file whose first non-ASCII bytes are not UTF-8 is read
-    in that encoding from there on, with a warning. Otherwise an invalid byte raises a
-    :class:`ParseError` in strict mode; in lenient mode it becomes a lone surrogate
-    (``surrogateescape``) and :func:`bibconv.limits.checked_records` skips the record
-    that holds it; ``ctx.escapes`` then tells it to look.
+    With ``single_byte`` (see :func:`open_text`) the bytes are read as Windows-1252, with a
+    warning at that offset. Otherwise an invalid byte raises a :class:`ParseError` in strict
+    mode; in lenient mode it becomes a lone surrogate (``surrogateescape``) and
+    :func:`bibconv.limits.checked_records` skips the record that holds it; ``ctx.escapes``
+    then tells it to look.
     """
 
-    def __init__(self, raw: IO[bytes], encoding: str, ctx: ReadContext, fallback: str | None = None) -> None:
+    def __init__(
+        self, raw: IO[bytes], encoding: str, ctx: ReadContext, single_byte: int | None = None
+    ) -> None:
         self._raw = raw
         self._decoder = codecs.getincrementaldecoder(encoding)("strict")
         self._ctx = ctx
         self._encoding = encoding
-        if fallback not in (None, "cp1252"):
-            raise ValueError(f"unsupported fallback encoding {fallback!r}")
-        self._fallback = fallback if encoding == "utf-8" else None
-        self._fallen_back = False
-        self._non_ascii = False
+        self._single_byte = single_byte is not None
+        self._warn_at = single_byte if single_byte is not None and single_byte >= 0 else None
+        self._offset = 0  # bytes read
         self._line = 1
         self._column = 0
         self._pending = ""
@@ -83,14 +149,17 @@ class _LineCountingDecoder(io.TextIOBase):
 
     def _fill(self, size: int = 1 << 16) -> bool:
         chunk = self._raw.read(size)
-        if self._fallen_back:
+        if self._single_byte:
             text = chunk.decode("latin-1").translate(_CP1252)
+            at = -1 if self._warn_at is None else self._warn_at - self._offset
+            if 0 <= at < len(chunk):
+                self._warn_single_byte(text[:at], chunk[at])
+            self._offset += len(chunk)
         else:
             try:
                 text = self._decoder.decode(chunk, final=not chunk)
             except UnicodeDecodeError as exc:
                 text = self._recover(exc, final=not chunk)
-            self._non_ascii = self._non_ascii or not text.isascii()
         if "\x00" in text:
             text = self._nul(text)
         newlines = text.count("\n")
@@ -105,9 +174,7 @@ class _LineCountingDecoder(io.TextIOBase):
     def _nul(self, text: str) -> str:
         """NUL is no text character: an error in strict mode, else it skips its record."""
         if self._ctx.strict:
-            prefix = text[: text.index("\x00")]
-            line = self._line + prefix.count("\n")
-            column = len(prefix) - prefix.rfind("\n") if "\n" in prefix else self._column + len(prefix) + 1
+            line, column = self._position(text[: text.index("\x00")])
             raise ParseError(
                 "NUL byte (0x00) in the text: is this a binary file, or UTF-16 without a byte-order mark?",
                 self._ctx.span(line, column),
@@ -115,22 +182,28 @@ class _LineCountingDecoder(io.TextIOBase):
         self._ctx.escapes += text.count("\x00")
         return text.replace("\x00", "\udc00")
 
+    def _position(self, prefix: str) -> tuple[int, int]:
+        """The line and column of the character after ``prefix``, text after what is read."""
+        line = self._line + prefix.count("\n")
+        column = len(prefix) - prefix.rfind("\n") if "\n" in prefix else self._column + len(prefix) + 1
+        return line, column
+
+    def _warn_single_byte(self, prefix: str, byte: int) -> None:
+        line, column = self._position(prefix)
+        self._warn_at = None
+        self._ctx.warn(
+            f"byte {byte:#04x} is not UTF-8: reading the file as Windows-1252 (Latin-1);"
+            " save it as UTF-8 to be sure of its characters",
+            line,
+            column=column,
+        )
+
     def _recover(self, exc: UnicodeDecodeError, final: bool) -> str:
-        """Text of the chunk that failed to decode: by the fallback, lenient, or an error."""
+        """Text of the chunk that failed to decode: lenient, or an error."""
         data: bytes = exc.object
         good = data[: exc.start].decode(self._encoding, errors="replace")
-        line = self._line + good.count("\n")
-        column = len(good) - good.rfind("\n") if "\n" in good else self._column + len(good) + 1
+        line, column = self._position(good)
         byte = data[exc.start]
-        if self._fallback and not self._non_ascii and good.isascii():
-            self._fallen_back = True
-            self._ctx.warn(
-                f"byte {byte:#04x} is not UTF-8: reading the file as Windows-1252 (Latin-1);"
-                " save it as UTF-8 to be sure of its characters",
-                line,
-                column=column,
-            )
-            return good + data[exc.start :].decode("latin-1").translate(_CP1252)
         if self._ctx.strict:
             raise ParseError(
                 f"invalid {self._encoding} byte {byte:#04x}"
@@ -177,21 +250,24 @@ class _LineCountingDecoder(io.TextIOBase):
 
 
 def open_text(
-    stream: IO[bytes], ctx: ReadContext, default: str = "utf-8", fallback: str | None = None
+    stream: IO[bytes], ctx: ReadContext, default: str = "utf-8", single_byte: int | None = None
 ) -> IO[str]:
     """A text view of ``stream``: BOM removed, UTF-16/32 by BOM, bad bytes reported by line.
 
-    ``fallback="cp1252"`` reads a file that is not UTF-8 (no BOM, and invalid UTF-8
-    before any valid non-ASCII character) as Windows-1252, a superset of Latin-1,
-    with a warning naming the first such byte. In lenient mode an invalid byte skips
-    the record that holds it (see :class:`_LineCountingDecoder`).
+    ``single_byte`` (an offset from :func:`single_byte_start`) reads a file in a single-byte
+    encoding as Windows-1252, a superset of Latin-1, with a warning naming the byte at that
+    offset (none when it is negative: a piece of a file that had the warning before it). In
+    lenient mode an invalid byte skips the record that holds it (see
+    :class:`_LineCountingDecoder`).
 
     Newlines are left as they are (``\\r\\n`` stays), so readers that count lines
     must treat ``\\r`` themselves; :func:`iter_lines` does.
     """
     peek = stream.read(4)
     encoding = sniff_encoding(peek, default)
-    decoder = _LineCountingDecoder(chain_head(peek, stream), encoding, ctx, fallback)
+    if encoding != "utf-8":  # a byte-order mark said what the file is in
+        single_byte = None
+    decoder = _LineCountingDecoder(chain_head(peek, stream), encoding, ctx, single_byte)
     return decoder  # type: ignore[return-value]
 
 

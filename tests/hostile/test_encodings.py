@@ -1,8 +1,9 @@
 """Encodings: invalid UTF-8, UTF-16 with a byte-order mark, Latin-1 (Windows-1252) .bib files.
 
 Decisions (see the README): a file is UTF-8 unless a byte-order mark says UTF-16/32. A .bib
-file whose first non-ASCII bytes are not UTF-8 is read as Windows-1252 (a superset of
-Latin-1), with a warning naming the byte: old .bib files are Latin-1 and users need them read.
+file in a single-byte encoding (not UTF-8, and its bytes beyond ASCII make fewer UTF-8
+characters than they leave invalid) is read as Windows-1252 (a superset of Latin-1), with a
+warning naming the first invalid byte: old .bib files are Latin-1 and users need them read.
 Anywhere else an invalid byte is an error naming its line, column and value; with
 --skip-invalid only the record that holds it is skipped. HTML pages follow the browser rules.
 """
@@ -10,12 +11,14 @@ Anywhere else an invalid byte is an error naming its line, column and value; wit
 from __future__ import annotations
 
 import codecs
+import io
 import json
 from pathlib import Path
 
 import pytest
 
 import bibconv
+from bibconv import parallel
 from tests.hostile._support import assert_confined, assert_memory, broken_input, run_cli
 
 HINT = r"\(save the file as UTF-8, or convert it with iconv\)"
@@ -96,6 +99,57 @@ def test_latin1_bib_is_read_as_windows_1252_with_a_warning(tmp_path: Path) -> No
     assert item["author"] == [{"family": "Descartes", "given": "René"}]
     assert_confined(run, [source], [out])
     assert_memory(run, 200)
+
+
+def _latin1_entry(key: str) -> bytes:
+    return f"@book{{{key},\n  author = {{René Descartes}},\n  title = {{Méditations}}\n}}\n".encode("cp1252")
+
+
+def _utf8_entries(count: int) -> bytes:
+    return "".join(
+        f"@book{{k{n},\n  author = {{Kurt Gödel}},\n  title = {{Über Sätze {n}}}\n}}\n" for n in range(count)
+    ).encode("utf-8")
+
+
+def test_a_utf8_bib_with_a_latin1_entry_first_keeps_its_utf8(tmp_path: Path) -> None:
+    # The first non-ASCII byte is Latin-1, but the file's other 200 accented letters are UTF-8:
+    # reading it all as Windows-1252 would turn every one into two letters ("GÃ¶del").
+    source = tmp_path / "pasted.bib"
+    source.write_bytes(_latin1_entry("descartes") + _utf8_entries(100))
+    reports: list[bibconv.Diagnostic] = []
+    records = bibconv.iter_records(source, strict=False, diagnostics=reports)
+    items = json.loads(bibconv.write(records, "csljson", diagnostics=reports) or "")
+    assert len(items) == 100
+    assert {item["author"][0]["family"] for item in items} == {"Gödel"}
+    assert [str(r) for r in reports] == [
+        f"{source}:1: error: invalid utf-8 byte 0xe9 in the record"
+        " (save the file as UTF-8, or convert it with iconv) (entry descartes)"
+    ]
+
+
+def test_a_latin1_bib_in_pieces_reads_as_one_with_one_warning(tmp_path: Path) -> None:
+    # --jobs reads pieces on their own: each is told the file's encoding and where its warning goes.
+    source = tmp_path / "old.bib"
+    source.write_bytes(b"".join(_latin1_entry(f"d{n}") for n in range(400)))
+    serial: list[bibconv.Diagnostic] = []
+    expected = bibconv.write(bibconv.iter_records(source, strict=False, diagnostics=serial), "csljson")
+    reports: list[bibconv.Diagnostic] = []
+    out = io.StringIO(newline="")
+    pieces = {"jobs": 2, "strict": False, "diagnostics": reports, "piece_size": 2000}
+    assert parallel.convert([str(source)], "csljson", out, **pieces)
+    assert out.getvalue() == expected
+    assert "Méditations" in out.getvalue()
+    assert [str(r) for r in reports] == [str(r) for r in serial] == [
+        f"{source}:2:16: warning: byte 0xe9 is not UTF-8: reading the file as Windows-1252 (Latin-1);"
+        " save it as UTF-8 to be sure of its characters"
+    ]
+
+
+def test_a_few_utf8_looking_bytes_do_not_make_a_latin1_file_utf8() -> None:
+    # "groß”" in Windows-1252 is 0xdf 0x94, which is also a UTF-8 character (U+07D4).
+    text = "@misc{a, title = {Groß” und größer}, note = {Café, élan, déjà}}\n"
+    (record,) = bibconv.read(text.encode("cp1252"), "bibtex", strict=False)
+    assert record.title == "Groß” und größer"
 
 
 UTF16_SAMPLES = {

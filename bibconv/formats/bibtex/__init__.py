@@ -41,6 +41,7 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from bibconv.errors import ParseError
 from bibconv.formats.bibtex.commands import Commands
+from bibconv.formats.bibtex.encoding import read_as_single_byte
 from bibconv.formats.bibtex.faithful import dialect_of
 from bibconv.formats.bibtex.fields import build_record
 from bibconv.formats.bibtex.inherit import ALIASES, INHERIT_SKIP, inherit_renames
@@ -81,29 +82,9 @@ RAW_TYPE_RE = re.compile(r"\s*@\s*(\w+)")
 _SNIFF_RE = re.compile(r"^[ \t]*@[ \t]*(\w+)[ \t]*[{(]", re.M)
 _KNOWN_SNIFF = frozenset(
     [
-        "article",
-        "book",
-        "booklet",
-        "inbook",
-        "incollection",
-        "inproceedings",
-        "conference",
-        "manual",
-        "mastersthesis",
-        "phdthesis",
-        "misc",
-        "proceedings",
-        "techreport",
-        "unpublished",
-        "online",
-        "report",
-        "thesis",
-        "string",
-        "preamble",
-        "comment",
-        "collection",
-        "software",
-        "dataset",
+        "article", "book", "booklet", "inbook", "incollection", "inproceedings", "conference", "manual",
+        "mastersthesis", "phdthesis", "misc", "proceedings", "techreport", "unpublished", "online",
+        "report", "thesis", "string", "preamble", "comment", "collection", "software", "dataset",
     ]
 )
 
@@ -242,7 +223,9 @@ def _may_name_parents(stream: IO[bytes]) -> bool:
     return found
 
 
-def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[str, str]]]:
+def _parents(
+    stream: IO[bytes], ctx: ReadContext, single_byte: int | None
+) -> dict[str, tuple[str, dict[str, str]]]:
     """The fields of every entry that a ``crossref`` or ``xdata`` field names (two quick passes)."""
     from bibtexparser.model import Entry, String
 
@@ -251,7 +234,7 @@ def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[s
         return {}
     wanted: set[str] = set()
     quiet = ReadContext(ctx.filename, strict=False)
-    for _, chunk in chunks(open_text(stream, quiet, fallback="cp1252")):
+    for _, chunk in chunks(open_text(stream, quiet, single_byte=single_byte)):
         if "crossref" in chunk.lower() or "xdata" in chunk.lower():
             for m in _REF_RE.finditer(chunk):
                 wanted.update(k.strip().lower() for k in m[1].split(",") if k.strip())
@@ -260,7 +243,7 @@ def _parents(stream: IO[bytes], ctx: ReadContext) -> dict[str, tuple[str, dict[s
         return {}
     entries = Entries(quiet)
     parents: dict[str, tuple[str, dict[str, str]]] = {}
-    for line, block in blocks(open_text(stream, quiet, fallback="cp1252"), quiet):
+    for line, block in blocks(open_text(stream, quiet, single_byte=single_byte), quiet):
         try:
             if isinstance(block, (String, ScannedString)):
                 entries.string(block)
@@ -312,9 +295,10 @@ class BibtexReader:
 
         _quiet_splitter()
         stream = _spooled(stream)
-        entries = Entries(ctx, _parents(stream, ctx))
+        single_byte = read_as_single_byte(stream, ctx.state)
+        entries = Entries(ctx, _parents(stream, ctx, single_byte))
         held: Record | None = None
-        for line, block in blocks(open_text(stream, ctx, fallback="cp1252"), ctx):
+        for line, block in blocks(open_text(stream, ctx, single_byte=single_byte), ctx):
             if type(block) is not ScannedEntry:  # the common block, told at once (the others are ABCs)
                 if isinstance(block, ParsingFailedBlock):
                     key = RAW_KEY_RE.match(block.raw or "")

@@ -3,7 +3,8 @@
 Before an entry (``@type{`` at the start of a line, braces balanced before it) that follows
 another entry, so that ``@comment``/``@preamble`` blocks stay with the entry after them. A file
 with ``@string`` definitions, a ``@preamble`` (it may define commands) or ``crossref``/``xdata``
-fields is not cut: the reader resolves those across the whole file. (An entry key repeated in
+fields is not cut: the reader resolves those across the whole file. Each piece is told the
+file's encoding (:mod:`bibconv.formats.bibtex.encoding`). (An entry key repeated in
 another piece is reported by the parent, :meth:`bibconv.parallel.parent._Parent.duplicates`.)
 """
 
@@ -14,7 +15,9 @@ import re
 from collections.abc import Iterator
 from typing import IO
 
+from bibconv.formats.bibtex.encoding import told
 from bibconv.parallel.pieces import Piece, pieces, wide
+from bibconv.textio import single_byte_start
 
 __all__ = ["split"]
 
@@ -86,4 +89,4 @@ def split(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
     stream.seek(0)
     if whole or empty:
         return None
-    return pieces(stream, size, _bibtex_cut)
+    return told(pieces(stream, size, _bibtex_cut), single_byte_start(stream))

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from bibconv.formats.bibtex import syntax as bibtex_syntax
 from bibconv.formats.bibtex.scan import scan
 from bibconv.registry import ReadContext
-from bibconv.textio import iter_lines, open_text
+from bibconv.textio import iter_lines, open_text, single_byte_start
 from tests.golden import samples, written
 
 SAMPLES = samples("bibtex", ".bib", ".bibtex", ".biblatex") + written("bibtex", ".bib", ".biblatex")
@@ -51,7 +51,7 @@ def _agrees(chunk: str) -> bool:
 
 def _pieces(path: Any) -> list[str]:
     with path.open("rb") as handle:
-        text = open_text(handle, ReadContext(strict=False), fallback="cp1252")
+        text = open_text(handle, ReadContext(strict=False), single_byte=single_byte_start(handle))
         pieces = [p for _, chunk in bibtex_syntax.chunks(text) for _, p in bibtex_syntax.pieces(chunk)]
     return pieces + ["\n".join(pair) for pair in itertools.pairwise(pieces)]
 

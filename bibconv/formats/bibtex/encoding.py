@@ -1,0 +1,43 @@
+"""The encoding a .bib file is read in: UTF-8, or Windows-1252 for a file in a single-byte one.
+
+Old .bib files are in Latin-1 or Windows-1252. :func:`bibconv.textio.single_byte_start` tells
+them from UTF-8 files with a few bytes that are not UTF-8, once for the whole input, and every
+piece of it (``--jobs``) is told the answer, so that all pieces are read alike and the warning
+is given once, where a reading of the whole file gives it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import IO, Any
+
+from bibconv.parallel.pieces import Piece
+from bibconv.textio import single_byte_start
+
+__all__ = ["Encoding", "read_as_single_byte", "told"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Encoding:
+    """A piece's state: where the input's first byte that is not UTF-8 is, from the piece's
+    start, when the input is read as Windows-1252 (negative: before the piece); else ``None``."""
+
+    single_byte: int | None = None
+
+
+def read_as_single_byte(stream: IO[bytes], state: Any) -> int | None:
+    """The ``single_byte`` offset for :func:`bibconv.textio.open_text`: as a piece was told,
+    else found in ``stream`` (read whole, from where it is, and left there)."""
+    if isinstance(state, Encoding):
+        return state.single_byte
+    return single_byte_start(stream)
+
+
+def told(pieces: Iterator[Piece], first: int | None) -> Iterator[Piece]:
+    """``pieces`` of an input whose first byte that is not UTF-8 is at ``first`` (``None``: a
+    UTF-8 input), each with its :class:`Encoding`."""
+    offset = 0
+    for piece in pieces:
+        yield dataclasses.replace(piece, state=Encoding(None if first is None else first - offset))
+        offset += len(piece.data)
