@@ -157,5 +157,23 @@ class Diagnostic:
     severity: str = "warning"
     """``"warning"`` (the record came through), ``"error"`` (it was skipped) or ``"note"``."""
 
+    def __init__(
+        self,
+        message: str,
+        span: SourceSpan | None = None,
+        record_id: str | None = None,
+        severity: str = "warning",
+    ) -> None:
+        """As the dataclass's own, each slot set through its descriptor (an input may give one a record)."""
+        _put_message(self, message)
+        _put_span(self, span)
+        _put_record_id(self, record_id)
+        _put_severity(self, severity)
+
     def __str__(self) -> str:
         return render(f"{self.severity}: {self.message}", self.span, self.record_id)
+
+
+_put_message, _put_span, _put_record_id, _put_severity = (
+    getattr(Diagnostic, name).__set__ for name in Diagnostic.__slots__
+)

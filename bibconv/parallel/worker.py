@@ -19,7 +19,7 @@ from bibconv.limits import checked_records
 from bibconv.model import Record, SourceSpan
 from bibconv.parallel.pieces import Piece
 from bibconv.parallel.plan import Task
-from bibconv.parallel.transport import Text, encoded
+from bibconv.parallel.transport import Text, encoded, packed, unpacked
 from bibconv.registry import ReadContext, WriteContext, get_reader, get_writer, written_with_content
 
 __all__ = ["Job", "MarkingKeys", "Result", "start_worker", "work"]
@@ -117,6 +117,23 @@ class Result:
     lines: int = 0  # a guess: its line ends
     started_from: Any = None  # what the entries before this piece left (EntryWriter.carry)
     carried: Any = None  # and what they leave with this piece's entries
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickle sends: the reports as rows (:func:`bibconv.parallel.transport.packed`)."""
+        state = dict(self.__dict__)
+        state["read_reports"] = packed(self.read_reports)
+        written = [(i, kind, diag) for i, reports in self.write_reports.items() for diag, kind in reports]
+        state["write_reports"] = [(i, kind) for i, kind, _ in written], packed([d for _, _, d in written])
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state["read_reports"] = unpacked(state["read_reports"])
+        places, rows = state["write_reports"]
+        by_record: dict[int, list[tuple[Diagnostic, str | None]]] = {}
+        for (i, kind), diag in zip(places, unpacked(rows), strict=True):
+            by_record.setdefault(i, []).append((diag, kind))
+        state["write_reports"] = by_record
+        self.__dict__.update(state)
 
 
 def start_worker(parent: int) -> None:
