@@ -5,6 +5,7 @@ the page's events walked once, each element's text, and the facts computed about
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -85,6 +86,7 @@ class PageMemory:
         self.texts: dict[int, tuple[Any, str]] = {}
         self.facts: dict[tuple[Callable[[Any], Any], int], tuple[Any, Any]] = {}
         self.trees: list[Any] = []  # the trees added, kept while their elements are
+        self.found: dict[str, array[int]] = {}  # by query of :data:`_SIMPLE`: where its elements open
 
     def events(self, start: int, end: int) -> Iterator[tuple[str, Any]]:
         """The events from ``start`` to ``end``, as :func:`walk` gives them."""
@@ -107,6 +109,8 @@ class PageMemory:
         if tree is not None and tree.root is not None:
             self.trees.append(tree)
             self._index(tree.root)
+            for query, found in self.found.items():
+                found.extend(self._opened(tree.root, query))
         start = self.starts.get(node.mem_id)
         return None if start is None else (start, self.ends[start])
 
@@ -127,6 +131,22 @@ class PageMemory:
                     ends[start] = len(kinds) + 1
             kinds.append(kind)
             values.append(value)
+
+    def matching(self, span: tuple[int, int], query: str) -> list[Any]:
+        """The elements of the events in ``span`` that ``query`` (one of :data:`_SIMPLE`) selects,
+        in page order: the page's elements are selected once per query, then found by position."""
+        found = self.found.get(query)
+        if found is None:  # the trees added are walked after the page: their positions follow its
+            roots = [root for root in (self.root, *(tree.root for tree in self.trees)) if root is not None]
+            found = self.found[query] = array("q", (p for root in roots for p in self._opened(root, query)))
+        values = self.values
+        return [values[p] for p in found[bisect_left(found, span[0]) : bisect_left(found, span[1])]]
+
+    def _opened(self, root: Any, query: str) -> list[int]:
+        """Where the elements under ``root`` that ``query`` selects open, in page order."""
+        assert self.starts is not None
+        starts = self.starts
+        return sorted(p for node in root.css(query) if (p := starts.get(node.mem_id)) is not None)
 
 
 _MEMORY: ContextVar[PageMemory | None] = ContextVar("bibconv_page_memory", default=None)
@@ -175,57 +195,38 @@ def remembered(node: Any, compute: Callable[[Any], _T]) -> _T:
     return cast(_T, known[1])
 
 
-_SIMPLE: dict[str, tuple[frozenset[str] | None, str | None]] = {
-    query: (frozenset(t for t in tags.split() if t) or None, attribute or None)
-    for query, (tags, attribute) in {
-        "h1, h2, h3, h4, h5, h6": ("h1 h2 h3 h4 h5 h6", ""),
-        "[class]": ("", "class"),
-        "a[href]": ("a", "href"),
-        "a": ("a", ""),
-        "b, strong": ("b strong", ""),
-        "td, th": ("td th", ""),
-        "th, td": ("td th", ""),
-        "th": ("th", ""),
-        "em, i, cite": ("em i cite", ""),
-        "time": ("time", ""),
-    }.items()
-}  # fmt: skip
-"""The queries :func:`select` answers from the page's walk: their tags and the attribute they ask for."""
-_SMALL = 1_000
-"""The most events of an element whose queries the walk answers (a larger one asks lexbor)."""
+_SIMPLE = frozenset(
+    {"h1, h2, h3, h4, h5, h6", "[class]", "a[href]", "a", "b, strong", "td, th", "th, td", "th",
+     "em, i, cite", "time"}
+)  # fmt: skip
+"""The queries :func:`select` answers from the page's walk: each asked of many elements, each run
+once over the page."""
 
 
-def _small_span(node: Any, query: str) -> tuple[int, int] | None:
+def _memory_span(node: Any, query: str) -> tuple[PageMemory, tuple[int, int]] | None:
     memory = _MEMORY.get()
     if memory is None or query not in _SIMPLE:
         return None
     span = memory.span(node)
-    return span if span is not None and span[1] - span[0] <= _SMALL else None
-
-
-def _matches(memory: PageMemory, span: tuple[int, int], query: str) -> Iterator[Any]:
-    tags, attribute = _SIMPLE[query]
-    kinds, values = memory.kinds, memory.values
-    for index in range(*span):
-        if kinds[index] == "open":
-            element = values[index]
-            if (tags is None or element.tag in tags) and (attribute is None or attribute in element.attrs):
-                yield element
+    return None if span is None else (memory, span)
 
 
 def select(node: Any, query: str) -> list[Any]:
     """``node.css(query)`` (the node itself included, in page order); within :func:`remembered_texts`,
-    for an item's element and a query of tags and attributes, read from the page's walk instead of
-    compiling the query for every element asked."""
-    span = _small_span(node, query)
-    if span is None:
+    for an element of the page and a query of :data:`_SIMPLE`, the page's elements selected once
+    for all instead of the query compiled and run for every element asked."""
+    found = _memory_span(node, query)
+    if found is None:
         return list(node.css(query))
-    return list(_matches(cast(PageMemory, _MEMORY.get()), span, query))
+    memory, span = found
+    return memory.matching(span, query)
 
 
 def select_first(node: Any, query: str) -> Any | None:
     """``node.css_first(query)``, as :func:`select` finds it."""
-    span = _small_span(node, query)
-    if span is None:
+    found = _memory_span(node, query)
+    if found is None:
         return node.css_first(query)
-    return next(_matches(cast(PageMemory, _MEMORY.get()), span, query), None)
+    memory, span = found
+    elements = memory.matching(span, query)
+    return elements[0] if elements else None
