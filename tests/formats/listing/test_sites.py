@@ -607,6 +607,18 @@ def test_hal_saved_results_title_in_strong_reference_line_after_it_and_coins_aut
     assert records[4].fields["DOI"] == "10.1038/s41396-018-0176-z"
 
 
+def test_a_hal_result_whose_only_link_names_its_hal_id_is_not_titled_by_it() -> None:
+    page = (
+        b'<html><head><title>HAL - Search</title></head><body><table><tr><td><div class="media-body">'
+        b'<a class="ref-halid" href="/hal-02377983v1">hal-02377983<small>v1</small></a>'
+        b'<span class="ref-authors"><a>Sylvain Monteux</a>.</span></div></td></tr></table></body></html>'
+    )
+    diagnostics: list[Diagnostic] = []
+    records = bibconv.read(page, "html", diagnostics=diagnostics, strict=False)
+    assert [r.fields.get("title") for r in records] == []
+    assert [d.severity for d in diagnostics] == ["warning"]  # no records, said so
+
+
 def test_ssrn_papers_are_working_papers_numbered_by_their_abstract_id() -> None:
     records, _ = read_page(OWN_PAGES / "own_ssrn_search_results.html")
     first = records[0]

@@ -212,7 +212,7 @@ def _hal_id(*links: Any) -> str | None:
 def _result(node: Any, page: Page) -> Item | None:
     link = node.css_first("strong a[href]")
     link = link if link is not None and text_of(link) else node.css_first("a.ref-halid")
-    if link is None or not text_of(link):
+    if link is None or not text_of(link) or _HAL_ID.match(text_of(link)):  # an id is no title
         return None
     entry = Entry(title=without_final_period(text_of(link)), record_type=_kind(node) or "article")
     entry.url = absolute(link.attributes.get("href"), page.base)
