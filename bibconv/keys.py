@@ -60,9 +60,16 @@ def _ascii(text: str) -> str:
     return unidecode(text)
 
 
-@lru_cache(maxsize=8192)
 def _alnum(text: str) -> str:
-    """``[A-Za-z0-9]`` of ``text`` folded to ASCII (words repeat across titles: cached, bounded)."""
+    """``[A-Za-z0-9]`` of ``text`` folded to ASCII: ``text`` itself when it holds nothing else."""
+    if text.isascii() and text.isalnum():  # ASCII letters and digits only
+        return text
+    return _folded_alnum(text)
+
+
+@lru_cache(maxsize=8192)
+def _folded_alnum(text: str) -> str:
+    """:func:`_alnum` of any text (words repeat across titles: cached, bounded)."""
     return _NON_ALNUM_RE.sub("", _ascii(text))
 
 
@@ -215,10 +222,14 @@ so many equal keys take linear time. Only the used keys (and a number per repeat
         self._used.add(key)
         return key
 
+    def key(self, record: Record) -> str:
+        """The key of ``record`` that is unique so far (its id, if kept); the key is taken. A writer
+        that reads the key apart from the record calls this rather than :meth:`assign`, which copies it."""
+        if record.id:
+            return self.key_for(record.id, True)
+        return self.key_for(make_key(record, self.pattern), False)
+
     def assign(self, record: Record) -> Record:
         """``record`` with a key that is unique so far (the same record if its id is kept)."""
-        if record.id:
-            key = self.key_for(record.id, True)
-        else:
-            key = self.key_for(make_key(record, self.pattern), False)
+        key = self.key(record)
         return record if key == record.id else record.replace(id=key)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from bibconv import keys
 from bibconv.keys import KEY_FORMATS, KeyAssigner, make_key
 from bibconv.model import Arxiv, Date, Name, Record
 
@@ -117,3 +120,29 @@ def test_generated_key_avoids_ids_used_earlier() -> None:
     assigner = KeyAssigner("authyear")
     assigner.assign(BERT.replace(id="devlin2019"))
     assert assigner.assign(BERT).id == "devlin2019a"
+
+
+def test_key_is_the_key_assign_gives() -> None:
+    """:meth:`KeyAssigner.key` takes the key :meth:`KeyAssigner.assign` would give, without a copy."""
+    by_key, by_assign = KeyAssigner(), KeyAssigner()
+    for record in [BERT, BERT, BERT.replace(id="devlin2019"), BERT.replace(id="devlin2019"), Record()]:
+        assert by_key.key(record) == by_assign.assign(record).id
+
+
+_WORD_CHARS = st.sampled_from([*"aZ09-_.:'’ ", "é", "ß", "Ł", "²", "Ⅻ", "٣", "张", "İ", "ǅ", "\u00a0"])
+
+
+@given(st.lists(_WORD_CHARS, max_size=8).map("".join) | st.text(max_size=8))
+def test_the_ascii_word_shortcut_equals_the_folding(word: str) -> None:
+    """A word of ASCII letters and digits is its own key part, as the folding makes it."""
+    assert keys._alnum(word) == keys._folded_alnum(word)
+
+
+@pytest.mark.shared
+def test_the_ascii_word_shortcut_equals_the_folding_on_the_real_values() -> None:
+    from tests.latex.test_accelerators import _values
+
+    words = {word for value in _values() for word in value.split()}
+    assert len(words) > 5000
+    for word in words:
+        assert keys._alnum(word) == keys._folded_alnum(word), word

@@ -51,10 +51,10 @@ class MarkingKeys(KeyAssigner):
         self.index = 0  # the number in its piece of the record being written
         self.proposals: list[tuple[int, str, bool]] = []  # (record, proposal, given)
 
-    def assign(self, record: Record) -> Record:
+    def key(self, record: Record) -> str:
         proposal = record.id or make_key(record, self.pattern)
         self.proposals.append((self.index, proposal, bool(record.id)))
-        return record.replace(id=f"{proposal}{self.token}{self.index}z")
+        return f"{proposal}{self.token}{self.index}z"
 
 
 class _PieceContext(WriteContext):

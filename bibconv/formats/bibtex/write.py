@@ -83,7 +83,7 @@ class _Writer(EntryWriter):
     def entry(self, record: Record, ctx: WriteContext) -> str:
         indent = ctx.option("indent", 2)
         pad = " " * indent if isinstance(indent, int) else str(indent or "")
-        return self._entries(ctx).text(ctx.keys.assign(record), pad)
+        return self._entries(ctx).text(record, pad, ctx.keys.key(record))
 
     def carry(self, ctx: WriteContext) -> frozenset[str] | None:
         """The commands the ``@preamble`` blocks written so far define (they may be used after)."""

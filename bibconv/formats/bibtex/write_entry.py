@@ -266,11 +266,12 @@ class EntryBuilder:
             if reads(name, expanded) == reads(name, written[1:-1]):
                 self.values[name] = "{" + NEWLINES_RE.sub(" ", raw.strip()) + "}"
 
-    def text(self, record: Record, indent: str) -> str:
-        """One entry (with the ``@preamble``/``@comment`` blocks kept around it) as BibTeX text:
-        as read while its record is unchanged (:mod:`bibconv.formats.bibtex.faithful`), else from
-        the record's fields."""
-        self.rid, self.values = record.id, {}
+    def text(self, record: Record, indent: str, key: str | None = None) -> str:
+        """One entry (with the ``@preamble``/``@comment`` blocks kept around it) as BibTeX text, keyed
+        ``key`` (else the record's id): as read while its record is unchanged
+        (:mod:`bibconv.formats.bibtex.faithful`), else from the record's fields."""
+        key = record.id if key is None else key
+        self.rid, self.values = key, {}
         self.known = defined_by_blocks(record, self.defined)
         options = (bool(self.ctx.option("normalize")), self.ascii_asked)
         kept = as_read(record, self.dialect, options, self.known, self.warn)
@@ -287,7 +288,7 @@ class EntryBuilder:
             body = ",\n".join(
                 [indent + _DISPLAY.get(n, n) + " = " + values[n] for n in sorted(values, key=_rank)]
             )
-        key = record.id or ""
+        key = key or ""
         written = m.safe_key(key)
         if written != key:
             why = "BibTeX keys cannot hold spaces, commas, braces or quotes"

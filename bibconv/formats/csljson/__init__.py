@@ -293,7 +293,7 @@ class CslJsonWriter(EntryWriter):
         return "["
 
     def entry(self, record: Record, ctx: WriteContext) -> str:
-        item = record_to_csl(ctx.keys.assign(record))
+        item = record_to_csl(record, ctx.keys.key(record))
         indent = ctx.option("indent", 2)
         ascii_only = bool(ctx.option("ascii"))
         if isinstance(indent, int):  # json.dumps(indent=…) is pure Python: the same text, faster
