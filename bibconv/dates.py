@@ -183,6 +183,9 @@ def _parse(text: str, lang: str | None, day_first: bool | None, words: bool) -> 
 
 
 _AMBIGUOUS = re.compile(r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?![\d/.-])")
+# What every match of _AMBIGUOUS holds; starting with a digit, it is looked for a character class at a
+# time (a page without one is not searched position by position for _AMBIGUOUS's lookbehind).
+_AMBIGUOUS_SHAPE = re.compile(r"\d[/.-]\d{1,2}[/.-]\d{4}")
 
 
 def day_first_in(text: str, lang: str | None = None) -> bool | None:
@@ -190,7 +193,7 @@ def day_first_in(text: str, lang: str | None = None) -> bool | None:
     read one way (``18-03-2016``) decides for all of them, then the language; ``None`` if neither does.
     """
     firsts = seconds = 0
-    for match in _AMBIGUOUS.finditer(text):
+    for match in _AMBIGUOUS.finditer(text) if _AMBIGUOUS_SHAPE.search(text) else ():
         a, b = int(match.group(1)), int(match.group(2))
         firsts += a > 12 >= b
         seconds += b > 12 >= a
