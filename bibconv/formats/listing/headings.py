@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from bibconv.formats.listing.common import Entry
@@ -155,11 +156,19 @@ def venue_named(heading: str) -> tuple[str, str] | None:
     return None
 
 
+@lru_cache(maxsize=256)
+def _named(under: tuple[str, ...]) -> tuple[tuple[str, str] | None, str | None]:
+    """The venue and the item type that the nearest headings naming one name: found once for the
+    many items under the same headings."""
+    venue = next((v for v in map(venue_named, reversed(under)) if v is not None), None)
+    return venue, next((k for k in map(kind_named, reversed(under)) if k is not None), None)
+
+
 def apply_outline(entry: Entry, outline: Outline) -> None:
     """Give ``entry`` what the headings it is under say (see the module docstring)."""
     if "genre" in entry.fields:  # the item says what it is
         return
-    venue = next((v for v in map(venue_named, reversed(outline.under)) if v is not None), None)
+    venue, kind = _named(outline.under)
     if venue is not None:
         name, papers = venue
         volume = _VOLUME.search(name)
@@ -172,6 +181,5 @@ def apply_outline(entry: Entry, outline: Outline) -> None:
         year = _YEAR.search(name)
         if entry.issued is None and year:
             entry.issued = Date(parts=((int(year.group(1)),),))
-    kind = next((k for k in map(kind_named, reversed(outline.under)) if k is not None), None)
     if kind is not None:
         entry.record_type = kind
