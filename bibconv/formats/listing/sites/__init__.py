@@ -220,22 +220,22 @@ class Locator:
         return f"{self._label(node)} {item.detail}".strip()
 
     def _label(self, node: Any) -> str:
-        node_id = node.attributes.get("id")
-        if node_id:
-            return f"{node.tag}#{node_id}"
+        if node.id:
+            return f"{node.tag}#{node.id}"
+        attributes = node.attributes  # a new dict at each ask
         for key in _KEY_ATTRIBUTES:
-            value = node.attributes.get(key)
+            value = attributes.get(key)
             if value:
                 return f"{node.tag}[{key}={value}]"
-        classes: list[str] = (node.attributes.get("class") or "").split()[:2]
+        classes: list[str] = (attributes.get("class") or "").split()[:2]
         label = str(node.tag) + "".join(f".{c}" for c in classes)
         position = self._position(node)
         if position is not None:
             label += f"[{position}]"
         ancestor = node.parent
         while ancestor is not None and ancestor.tag not in ("body", "html"):
-            if ancestor.attributes.get("id"):
-                return f"{ancestor.tag}#{ancestor.attributes['id']} {label}"
+            if ancestor.id:
+                return f"{ancestor.tag}#{ancestor.id} {label}"
             ancestor = ancestor.parent
         return label
 
