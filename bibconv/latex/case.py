@@ -245,6 +245,8 @@ def _word(piece: str, state: _State, every: bool) -> tuple[str, _State]:
 def _protects(core: str, whole: bool, capitals: bool) -> bool:
     """Whether the word ``core`` must be braced (``whole``: nothing follows it in its piece;
     ``capitals``: a capital first letter is protected too)."""
+    if core.isascii() and core.lower() == core:  # no capital letter (nor a control word with one)
+        return False
     has_upper, first_only, _ = _scan_word(core)
     return (
         has_upper

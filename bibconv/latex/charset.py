@@ -51,6 +51,10 @@ _ASCII_RE = re.compile(f"[^\t\n\r\x20-\x7e{_MARKS}][{_COMBINING}]*|[\x20-\x7e][{
 _UTF8_RE = re.compile(
     f"(?:[{CONTROLS}]|[^\x00-\x7f{T1_TEXT}{_MARKS}])[{_COMBINING}]*|[^{CONTROLS}][{_COMBINING}]+"
 )
+# Where those find something: one character class each, which the regex engine scans for at C
+# speed (the patterns' second branch makes it try each printable character).
+_ASCII_NEEDS_RE = re.compile(f"[^\t\n\r\x20-\x7e{_MARKS}]")
+_UTF8_NEEDS_RE = re.compile(f"[^\t\n\r\x20-\x7e{T1_TEXT}{_MARKS}]")
 # In math: a control sequence (left as it is), a TeX special, or a character outside ASCII or a control.
 _MATH_RE = re.compile(f"\\\\(?:[A-Za-z]+|.)|[{{}}&%#]|[^\x00-\x7f{_MARKS}][{_COMBINING}]*|[{CONTROLS}]", re.S)
 _TEXT_COMMANDS = frozenset(
@@ -83,8 +87,9 @@ _LIGATURE_NEIGHBOURS = "-`'!?–—“”‘’"
 
 
 def needs_chars(text: str, ascii: bool) -> bool:
-    """Whether ``text`` holds a character :func:`text_chars` would change."""
-    return (_ASCII_RE if ascii else _UTF8_RE).search(text) is not None
+    """Whether ``text`` holds a character :func:`text_chars` would change: whether its pattern finds
+    something, told by the pattern's first character class alone (a combining mark is in it too)."""
+    return (_ASCII_NEEDS_RE if ascii else _UTF8_NEEDS_RE).search(text) is not None
 
 
 def text_chars(text: str, ascii: bool, warn: Warn) -> str:

@@ -31,8 +31,10 @@ __all__ = ["MAX_TEX_DEPTH", "TexDepthError", "general", "is_known_macro"]
 _PERCENT_RE = re.compile(r"(?<!\\)((?:\\\\)*)%")
 
 
+@lru_cache(maxsize=4096)
 def is_known_macro(name: str) -> bool:
-    """Whether :func:`decode` interprets ``\\name`` (otherwise it is kept as written)."""
+    """Whether :func:`decode` interprets ``\\name`` (otherwise it is kept as written). Memoised:
+    the encoder and case protection ask it of every control word, and the names repeat."""
     return name not in VERBATIM_MACROS and _Renderer.known(name)
 
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bibconv import latex
-from bibconv.latex import case, decoder, encoder, fast, specials
+from bibconv.latex import case, charset, decoder, encoder, fast, specials
 from bibconv.latex.charset import needs_chars
 from bibconv.latex.tex import (
     arguments_end,
@@ -438,6 +438,48 @@ _WORD_PIECES = [
 @given(st.lists(st.sampled_from(_WORD_PIECES), max_size=14).map("".join))
 def test_the_word_scan_equals_a_character_walk(word: str) -> None:
     assert case._scan_word(word) == _scan_word_by_characters(word), word
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_WORD_PIECES), max_size=14).map("".join))
+def test_a_word_without_capitals_has_none_to_protect(word: str) -> None:
+    """The shortcut of :func:`bibconv.latex.case._protects`: an ASCII word that lower-casing leaves
+    as it is holds no capital the scan would find."""
+    if word.isascii() and word.lower() == word:
+        assert not case._scan_word(word)[0], word
+    assert case._protects(word, True, False) == _protects_by_the_scan(word, True, False), word
+
+
+def _protects_by_the_scan(core: str, whole: bool, capitals: bool) -> bool:
+    """:func:`bibconv.latex.case._protects` without its shortcut."""
+    has_upper, first_only, _ = case._scan_word(core)
+    return (
+        has_upper
+        and not (first_only and not capitals)
+        and not case._ends_escaped(core)
+        and not (whole and case._ends_in_control_word(core))
+    )
+
+
+_NEEDS_CHARS_PIECES = [*_WORD_PIECES, *_ENCODER_PIECES, "\u0301", "e\u0301", "\u00e9", "\u0100", "\x85", "\t"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_NEEDS_CHARS_PIECES), max_size=10).map("".join) | st.text(max_size=10))
+def test_the_character_test_equals_the_character_patterns(text: str) -> None:
+    """:func:`bibconv.latex.charset.needs_chars` finds work where the patterns text_chars uses do."""
+    for ascii in (True, False):
+        pattern = charset._ASCII_RE if ascii else charset._UTF8_RE
+        assert needs_chars(text, ascii) == (pattern.search(text) is not None), text
+
+
+@pytest.mark.shared
+def test_the_character_test_equals_the_character_patterns_on_the_real_values() -> None:
+    for value in _values():
+        for text in (value, latex.decode(value, markup=False)) if comparable(value) else (value,):
+            for ascii in (True, False):
+                pattern = charset._ASCII_RE if ascii else charset._UTF8_RE
+                assert needs_chars(text, ascii) == (pattern.search(text) is not None), text
 
 
 # Words of macros with optional and braced arguments, for the macro patterns' tests.
