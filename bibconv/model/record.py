@@ -89,6 +89,27 @@ class Arxiv:
     comment: str | None = None
     journal_ref: str | None = None
 
+    def __init__(
+        self,
+        id: str,
+        version: int | None = None,
+        primary_class: str | None = None,
+        categories: tuple[str, ...] = (),
+        submitted: Date | None = None,
+        updated: Date | None = None,
+        comment: str | None = None,
+        journal_ref: str | None = None,
+    ) -> None:
+        """As the dataclass's own, each slot set through its descriptor (one is made per preprint read)."""
+        _arxiv_id(self, id)
+        _arxiv_version(self, version)
+        _arxiv_primary_class(self, primary_class)
+        _arxiv_categories(self, categories)
+        _arxiv_submitted(self, submitted)
+        _arxiv_updated(self, updated)
+        _arxiv_comment(self, comment)
+        _arxiv_journal_ref(self, journal_ref)
+
     @property
     def doi(self) -> str:
         """arXiv's own DataCite DOI, ``10.48550/arXiv.<id>``."""
@@ -105,6 +126,10 @@ class Arxiv:
     @property
     def pdf_url(self) -> str:
         return f"https://arxiv.org/pdf/{self.versioned_id}"
+
+
+(_arxiv_id, _arxiv_version, _arxiv_primary_class, _arxiv_categories, _arxiv_submitted, _arxiv_updated,
+ _arxiv_comment, _arxiv_journal_ref) = (getattr(Arxiv, name).__set__ for name in Arxiv.__slots__)
 
 
 _AS_GIVEN = frozenset({"type", "id", "arxiv", "origin", "source"})
