@@ -70,7 +70,8 @@ _OAI_RE = re.compile(r"^\s*oai:arXiv\.org:", re.IGNORECASE)
 _ARXIV_CLASS_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]+(?:-[A-Za-z]+)*)?$")
 _NO_NAME = Name()
 _SPACES_RE = re.compile("  +")
-_ABS_ID_RE = re.compile(r"https?://arxiv\.org/abs/(\d{4}\.\d{4,5})v([1-9]\d*)")
+_PLAIN_ID_RE = re.compile(r"(?:https?://arxiv\.org/abs/)?(\d{4}\.\d{4,5})(?:v(\d+))?")
+"""The API's usual id (an abs URL) or a bare new-style id, with its version perhaps."""
 _TIMESTAMP_RE = re.compile(
     r"\s*([0-9]{4})-([0-9]{2})-([0-9]{2})"
     r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?\s*"
@@ -155,9 +156,15 @@ def _plain(text: str) -> str:
 def arxiv_id_of(raw: RawEntry) -> tuple[str, int | None] | None:
     """``(id, version)`` of an entry, from the most precise place that holds it."""
     if raw.kind != "rdf" and raw.id:
-        plain = _ABS_ID_RE.fullmatch(raw.id)  # the API's usual id: what parse_arxiv_id gives, at once
+        plain = _PLAIN_ID_RE.fullmatch(raw.id)  # what :func:`searched_id` gives, at once
         if plain:
-            return plain[1], int(plain[2])
+            return plain[1], int(plain[2]) if plain[2] else None
+    return searched_id(raw)
+
+
+def searched_id(raw: RawEntry) -> tuple[str, int | None] | None:
+    """:func:`arxiv_id_of` by the general way: each place that may hold the id, read by
+    :func:`~bibconv.arxiv.parse_arxiv_id`."""
     candidates: list[str | None] = []
     if raw.kind == "rdf":
         match = _RDF_TITLE_RE.match(raw.title or "")
