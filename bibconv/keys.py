@@ -74,8 +74,9 @@ def _folded_alnum(text: str) -> str:
 
 
 def _first_name(record: Record) -> Name | None:
-    for role in ("author", "editor", "container-author", "translator"):
-        for name in record.names.get(role, ()):
+    names = record.names
+    for role in ("author", "editor", "container-author", "translator") if names else ():
+        for name in names.get(role, ()):
             if name.literal != "others":
                 return name
     return None
@@ -93,7 +94,7 @@ def _author_part(record: Record) -> str:
 
 
 def _year(record: Record) -> str:
-    for date in (record.issued, record.arxiv.submitted if record.arxiv else None):
+    for date in (record.dates.get("issued"), record.arxiv.submitted if record.arxiv else None):
         if date is not None and date.year is not None:
             return str(date.year)
     return ""
@@ -114,7 +115,8 @@ def _significant(text: str, count: int) -> list[str]:
     """The first ``count`` title words (split on spaces) that have letters or digits and are no stop words."""
     words: list[str] = []
     for word in text.split():
-        if _alnum(word) and word.lower() not in STOP_WORDS and _alnum(word.lower()) not in STOP_WORDS:
+        low = word.lower()
+        if _alnum(word) and low not in STOP_WORDS and _alnum(low) not in STOP_WORDS:
             words.append(word)
             if len(words) == count:
                 break

@@ -50,7 +50,7 @@ as code in :func:`bibconv.projection.project`.
 
 from __future__ import annotations
 
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from bibconv.formats.bibtex.write_entry import EntryBuilder, entry_text
 from bibconv.formats.bibtex.write_types import entry_type_for, number_field, number_order, read_type
@@ -74,16 +74,14 @@ class _Writer(EntryWriter):
 
     def _entries(self, ctx: WriteContext) -> EntryBuilder:
         """The entry writer of this output: it keeps what the kept ``@preamble`` blocks define."""
-        key = f"{self.dialect}:entries"
-        entries = ctx.state.get(key)
+        entries: EntryBuilder | None = ctx.state.get(self.dialect)
         if entries is None:
-            entries = ctx.state[key] = EntryBuilder(self.dialect, ctx)
-        return cast(EntryBuilder, entries)
+            entries = ctx.state[self.dialect] = EntryBuilder(self.dialect, ctx)
+        return entries
 
     def entry(self, record: Record, ctx: WriteContext) -> str:
-        indent = ctx.option("indent", 2)
-        pad = " " * indent if isinstance(indent, int) else str(indent or "")
-        return self._entries(ctx).text(record, pad, ctx.keys.key(record))
+        entries = self._entries(ctx)
+        return entries.text(record, entries.indent, ctx.keys.key(record))
 
     def carry(self, ctx: WriteContext) -> frozenset[str] | None:
         """The commands the ``@preamble`` blocks written so far define (they may be used after)."""

@@ -4,6 +4,8 @@ the rules :mod:`bibconv.formats.bibtex.write` describes. Values are encoded by
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bibconv import facts
 from bibconv.formats.bibtex import bibstrings
 from bibconv.formats.bibtex import table as m
@@ -42,18 +44,21 @@ def _rank(name: str) -> tuple[int, str]:
 class EntryBuilder:
     """Writes the entries of one file for a dialect and context.
 
+    Of the output: ``indent`` (the ``indent`` option as the text before each field) and the
+    options an entry is written as read with (:func:`~bibconv.formats.bibtex.faithful.as_read`).
     The entry being written: ``values`` (field → complete value expression, ``{…}`` or a macro),
     ``rid`` (its key, for warnings), ``where`` (the variable being written, named in warnings) and
     ``known`` (the commands the file's kept ``@preamble`` blocks define, collected in ``defined``).
     """
 
     __slots__ = (
+        "as_read_options",
         "ascii",
-        "ascii_asked",
         "ctx",
         "defined",
         "dialect",
         "extended",
+        "indent",
         "joined",
         "known",
         "protect_mode",
@@ -67,7 +72,9 @@ class EntryBuilder:
         self.dialect, self.ctx = dialect, ctx
         chosen = ctx.option("ascii")  # by default TeX escapes for 8-bit bibtex, UTF-8 for biblatex
         self.ascii = dialect == "bibtex" if chosen is None else bool(chosen)
-        self.ascii_asked = bool(chosen)
+        self.as_read_options = (bool(ctx.option("normalize")), bool(chosen))
+        indent = ctx.option("indent", 2)
+        self.indent = " " * indent if isinstance(indent, int) else str(indent or "")
         self.protect_mode = str(ctx.option("protect_case") or "acronyms")
         if self.protect_mode not in PROTECT_MODES:
             raise ValueError(f"protect_case must be one of {', '.join(PROTECT_MODES)}")
@@ -210,15 +217,15 @@ class EntryBuilder:
         if self.extended and record.type == "article" and "status" not in record.fields and not journal_doi:
             self.put_raw("pubstate", "prepublished")  # not for a paper a journal DOI says is out
 
-    def without_parts(self, record: Record, entry: str) -> dict[str, str]:
+    def without_parts(self, record: Record, entry: str) -> Mapping[str, str]:
         """The record's fields without what is written in fields of its own (:mod:`bibconv.subtitles`):
         for biblatex each title without the kept subtitle or addon it ends with (classic BibTeX, with no
         such fields, keeps them in the title); a publisher that a kept ``organization`` or
         ``howpublished`` reads back as is left to that field."""
-        fields = dict(record.fields)
         if HELD.keys().isdisjoint(record.extra):  # no part or publisher kept in a field of its own
             self.joined = set()
-            return fields
+            return record.fields
+        fields = dict(record.fields)
         journal = entry in m.JOURNAL_TYPES
         if self.extended:
             self.joined = take_off(fields, record.extra, journal, subtitle_text)
@@ -272,9 +279,10 @@ class EntryBuilder:
         (:mod:`bibconv.formats.bibtex.faithful`), else from the record's fields."""
         key = record.id if key is None else key
         self.rid, self.values = key, {}
-        self.known = defined_by_blocks(record, self.defined)
-        options = (bool(self.ctx.option("normalize")), self.ascii_asked)
-        kept = as_read(record, self.dialect, options, self.known, self.warn)
+        blocked = "bibtex:before" in record.extra or "bibtex:after" in record.extra
+        if blocked or len(self.known) != len(self.defined):  # (what is defined only grows)
+            self.known = defined_by_blocks(record, self.defined)
+        kept = as_read(record, self.dialect, self.as_read_options, self.known, self.warn)
         if kept is not None:
             entry, body = kept[0], ",\n".join(indent + line for line in kept[1])
         else:
@@ -294,7 +302,7 @@ class EntryBuilder:
             why = "BibTeX keys cannot hold spaces, commas, braces or quotes"
             self.warn(f"key {key!r} written as {written!r} ({why})")
         text = f"@{entry}{{{written},\n{body}\n}}\n" if body else f"@{entry}{{{written}\n}}\n"
-        if "bibtex:before" not in record.extra and "bibtex:after" not in record.extra:
+        if not blocked:
             return text
         out = [*blocks(record, "bibtex:before", self.warn), text, *blocks(record, "bibtex:after", self.warn)]
         return "\n".join(out)
@@ -345,12 +353,14 @@ class EntryBuilder:
             value = bibstrings.keys(var, low, fields[var]) if self.extended else fields[var]
             self.put_variable(var, value, rows, reads_as)
         self.where = None
-        self.put_dates(record, low)
+        if record.dates:
+            self.put_dates(record, low)
         if record.keywords:
             self.put_text("keywords", ", ".join(record.keywords))
         if record.arxiv is not None:
             self.put_arxiv(record)
-        self.put_extras(record)
+        if record.extra:
+            self.put_extras(record)
 
 
 def entry_text(
