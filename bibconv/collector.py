@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,3 +36,15 @@ def few_collections() -> Iterator[None]:
             old = _paused.pop()
             if not _paused:
                 gc.set_threshold(*old)
+
+
+def _forget_pauses() -> None:
+    """A process forked within a block (``--jobs``' workers) starts with Python's thresholds."""
+    global _PAUSES
+    _PAUSES = threading.Lock()
+    if _paused:
+        gc.set_threshold(*_paused[0])
+        _paused.clear()
+
+
+os.register_at_fork(after_in_child=_forget_pauses)

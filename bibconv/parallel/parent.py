@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from bibconv import errors
+from bibconv.collector import few_collections
 from bibconv.errors import Diagnostic, ReadError
 from bibconv.keys import KeyAssigner
 from bibconv.model import Record, SourceSpan
@@ -259,15 +260,16 @@ def run(
         todo = tasks(inputs, progress)
         while True:
             try:
-                _feed(
-                    executor,
-                    job,
-                    parent,
-                    queue,
-                    jobs,
-                    todo,
-                    lambda: _drain_one(queue, parent, progress, after_input),
-                )
+                with few_collections():  # the pieces' reports and text in hand, the output's keys
+                    _feed(
+                        executor,
+                        job,
+                        parent,
+                        queue,
+                        jobs,
+                        todo,
+                        lambda: _drain_one(queue, parent, progress, after_input),
+                    )
                 break
             except _GuessError as retry:
                 for _, dropped, _, _ in queue:
