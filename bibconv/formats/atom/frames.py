@@ -140,19 +140,11 @@ class Frames:
 
     def _entry(self, buffer: bytes, pos: int, before: int) -> tuple[int, int, bytes | None]:
         """The next entry start tag from ``pos`` (before ``before`` if that is not -1): its start, its
-        name's end, its prefix; -1 if none. The name is looked for (an element name holds no
-        ``<``: the one before it is its tag's), not every tag."""
-        name = self._name
-        while (found := buffer.find(name, pos)) >= 0 and (before < 0 or found < before):
-            if buffer[found - 1] == 0x2F:  # "/": an end tag
-                pos = found + len(name)
-                continue
-            lt = buffer.rfind(b"<", max(pos, found - 66), found)
-            match = self._tag.match(buffer, lt) if lt >= 0 else None
-            if match is not None and match.end() == found + len(name) + 1:
-                return lt, found + len(name), match[1]
-            pos = found + len(name)
-        return -1, -1, None
+        name's end, its prefix; -1 if none."""
+        match = self._tag.search(buffer, pos, before if before >= 0 else len(buffer))
+        if match is None:  # (a tag holds no "<" but its first: one that starts before ``before`` ends there)
+            return -1, -1, None
+        return match.start(), match.end() - 1, match[1]
 
     def _segment(self, data: bytes) -> Segment:
         segment = Segment(data, self._opening, self.line, self._column)

@@ -1,4 +1,5 @@
-"""The Atom reader's shortcut for plain ids gives what the general reading of an entry's id gives."""
+"""The Atom reader's shortcuts: plain ids read at once as the general reading reads them, entry
+start tags found by one pattern."""
 
 from __future__ import annotations
 
@@ -60,3 +61,10 @@ def test_real_ids() -> None:
             _same(found)
             seen += 1
     assert seen > 50
+
+
+def test_entry_start_whose_prefix_holds_the_name() -> None:
+    from bibconv.formats.atom.frames import Frames
+
+    data = b"<entry>a</entry><entryx:entry>b</entryx:entry><x:entry >c</x:entry><y:entry/>"
+    assert Frames("entry", lambda prefix: prefix != "y").starts(data) == [0, 16, 46]
