@@ -48,6 +48,7 @@ from typing import Any
 
 from bibconv.arxiv import parse_arxiv_id
 from bibconv.formats.atom.links import extra_links
+from bibconv.latex import decode, has_tex
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
 from bibconv.spans import without_spans
 
@@ -120,8 +121,6 @@ def _collapse(text: str | None) -> str:
 
 def _rich(text: str) -> str:
     """One paragraph of arXiv TeX-ish text → record rich text."""
-    from bibconv.latex import decode
-
     text = _collapse(text)
     if "~" in text:
         parts = _MATH_RE.split(text)
@@ -147,8 +146,6 @@ def _html_paragraphs(text: str) -> str:
 
 
 def _plain(text: str) -> str:
-    from bibconv.latex import decode, has_tex
-
     text = _collapse(text)
     return decode(text, markup=False) if has_tex(text) else text
 
@@ -302,7 +299,7 @@ def to_record(
     )
     if others:
         extra["atom:category"] = others
-    links = extra_links(raw.links, arxiv, doi)
+    links = extra_links(raw.links, arxiv, doi) if raw.links else None
     if links:
         extra["atom:link"] = links
     if announce_type:
@@ -343,6 +340,8 @@ def _abstract(raw: RawEntry) -> tuple[str, str | None]:
     announcement type."""
     summary = raw.summary or ""
     announce_type = (raw.announce_type or "").strip() or None
+    if not summary:  # no abstract (a feed's entries often have none)
+        return "", announce_type
     announce = _ANNOUNCE_RE.match(summary)
     if announce:
         summary = announce["abstract"] or ""
