@@ -88,17 +88,23 @@ class Projector:
         out["TY"].append(self._type(record))
         if record.id:
             out["ID"].append(one_line(record.id))
-        self._names(record, out)
-        self._dates(record, out)
+        if record.names:  # each part only where the record has some (most have few)
+            self._names(record, out)
+        if record.dates:
+            self._dates(record, out)
         fields = dict(record.fields)
         arxiv_notes = self._arxiv(record, fields, out) if record.arxiv is not None else []
         self._fields(record, fields, out)
-        out["KW"].extend(one_line(strip_markup(k)) for k in record.keywords)
-        out["N1"].extend(arxiv_notes)
-        out["N1"].extend(facts.RIS_PREFIX + one_line(note) for note in facts.notes(record.extra))
+        if record.keywords:
+            out["KW"].extend(one_line(strip_markup(k)) for k in record.keywords)
+        if arxiv_notes:
+            out["N1"].extend(arxiv_notes)
+        if record.extra and (notes := facts.notes(record.extra)):
+            out["N1"].extend(facts.RIS_PREFIX + one_line(note) for note in notes)
         tags = sorted((tag for tag in out if tag in _TAG_RANK), key=_TAG_RANK.__getitem__)  # in TAG_ORDER
         lines = [(tag, value) for tag in tags for value in out[tag] if value]
-        lines.extend(self._extra(record, set(out["AD"])))
+        if record.extra:
+            lines.extend(self._extra(record, set(out.get("AD", ()))))
         return lines
 
     def _names(self, record: Record, out: dict[str, list[str]]) -> None:
