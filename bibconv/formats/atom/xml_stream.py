@@ -153,7 +153,8 @@ class FeedEvents:
         if root is None or end is None or b"\0" in tap.head()[:4]:
             return cls(tap, etree, ctx, root, None, b"")
         prolog = tap.take(end)
-        frames = Frames(entry, lambda prefix: root.nsmap.get(prefix) == namespace, prolog)
+        nsmap = root.nsmap  # the root's namespaces (lxml makes this dict at every look)
+        frames = Frames(entry, lambda prefix: nsmap.get(prefix) == namespace, prolog)
         events = cls(tap, etree, ctx, root, frames, prolog)
         if in_root:
             events.path = [root.tag]
