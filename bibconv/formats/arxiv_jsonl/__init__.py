@@ -210,21 +210,24 @@ def record_from_snapshot(
     given = item.get("categories")
     categories = tuple(str(given).split()) if given else ()
     fields, extra = _fields_and_extra(item)
-    arxiv = Arxiv(
-        id=arxiv_id,
-        version=versions[-1][0] if versions else id_version,
-        primary_class=categories[0] if categories else None,
-        categories=categories,
-        submitted=submitted,
-        updated=updated,
-        comment=_clean(item.get("comments")),
-        journal_ref=_clean(item.get("journal-ref")),
-    )
+    comment, journal_ref = _clean(item.get("comments")), _clean(item.get("journal-ref"))
+    arxiv = None  # made only where it is kept, or a journal reference needs it (as_published)
+    if is_arxiv or journal_ref is not None:
+        arxiv = Arxiv(
+            id=arxiv_id,
+            version=versions[-1][0] if versions else id_version,
+            primary_class=categories[0] if categories else None,
+            categories=categories,
+            submitted=submitted,
+            updated=updated,
+            comment=comment,
+            journal_ref=journal_ref,
+        )
     by_version = ctx is not None and ctx.option("arxiv_date", "v1") == "version"
     issued = updated if by_version else submitted
     dates: Mapping[str, Date] = {"issued": issued} if issued else _NONE
     kind = "article"
-    if arxiv.journal_ref is not None:  # as_published, before the record is made (there is no venue)
+    if journal_ref is not None:  # as_published, before the record is made (there is no venue)
         warn = None if ctx is None else lambda message: ctx.warn(message, line, arxiv_id)
         kind, fields, dates = published_parts(kind, fields, dates, arxiv, warn) or (kind, fields, dates)
     return Record(
@@ -234,17 +237,17 @@ def record_from_snapshot(
         names={"author": authors} if authors else None,
         dates=dates,
         arxiv=arxiv if is_arxiv else None,  # no eprint, DOI or URL is made of an id that is none
-        extra=(extra or _NONE) if is_arxiv else {**extra, **_not_arxiv(arxiv)},
+        extra=(extra or _NONE) if is_arxiv else {**extra, **_not_arxiv(categories, comment, journal_ref)},
         origin=origin,
     )
 
 
-def _not_arxiv(arxiv: Arxiv) -> dict[str, str]:
+def _not_arxiv(categories: tuple[str, ...], comment: str | None, journal_ref: str | None) -> dict[str, str]:
     """What the snapshot says of an object whose id is no arXiv id, in ``extra`` as it is named there."""
     kept = {
-        "arxiv:categories": " ".join(arxiv.categories),
-        "arxiv:comments": arxiv.comment,
-        "arxiv:journal-ref": arxiv.journal_ref,
+        "arxiv:categories": " ".join(categories),
+        "arxiv:comments": comment,
+        "arxiv:journal-ref": journal_ref,
     }
     return {key: value for key, value in kept.items() if value}
 
