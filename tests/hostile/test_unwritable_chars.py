@@ -123,3 +123,26 @@ def test_the_quick_test_agrees_with_the_pattern_on_every_character() -> None:
 )
 def test_the_quick_test_agrees_with_the_pattern_on_strings(text: str) -> None:
     assert has_unwritable(text) == (UNWRITABLE_RE.search(text) is not None)
+
+
+_JSON_PIECES = ["\\", "\\\\", "b", "f", "u", "0", "8", "d", "D", "F", "e", "7", "2", "9", "n", '"', "x", "é"]
+
+
+@given(st.lists(st.sampled_from(_JSON_PIECES), max_size=40).map("".join))
+def test_the_quick_json_escape_test_agrees_with_the_csljson_pattern(text: str) -> None:
+    # The CSL-JSON writer looks for an escape of an unwritable character (after an even run of
+    # backslashes) without its pattern's lookbehind, which tries every character.
+    from bibconv.formats.csljson import _UNWRITABLE_RE, _holds_unwritable_escape
+
+    pattern = any(m["escape"] for m in _UNWRITABLE_RE.finditer(text))
+    assert _holds_unwritable_escape(text) == pattern
+
+
+def test_the_quick_json_escape_test_on_real_escapes() -> None:
+    from bibconv.formats.csljson import _holds_unwritable_escape
+
+    for text, held in [
+        ("\\u0000", True), ("\\\\u0000", False), ("\\\\\\u0000", True), ("a\\f", True), ("\\\\frac", False),
+        ("\\ud83f\\udfff", True), ("\\ud83d\\ude00", False), ("\\u2028", True), ('\\"{\\u00e9', False),
+    ]:
+        assert _holds_unwritable_escape(text) == held, text
