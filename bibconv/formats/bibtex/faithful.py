@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from bibconv.formats.bibtex.syntax import value_parts
+from bibconv.formats.bibtex.syntax import NEWLINES_RE, value_parts
 from bibconv.formats.bibtex.table import ROWS
 from bibconv.latex.allow import braces_balanced, tex_allowed
 from bibconv.latex.charset import unset_char
@@ -40,7 +40,6 @@ _FIELD_NAME_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
 _KIND_RE = re.compile(r"^[A-Za-z]\w*$")
 _MACRO_RE = re.compile(r"^[A-Za-z][\w.:+/'-]*$")
 # A run of spaces holding a line end, taken whole from its start (linear under search).
-_NEWLINES_RE = re.compile(r"(?<!\s)[^\S\r\n]*+[\r\n]\s*+")
 _SPECIAL_RE = re.compile(r"[&%#]")
 # A link's argument (kept), a control symbol (``\&``: kept), or a bare special.
 _BARE_RE = re.compile(r"\\(?:url|href|path|nolinkurl)\s*\{[^{}]*\}|\\.|[&%#]", re.S)
@@ -77,7 +76,7 @@ def _value(expr: str, defined: frozenset[str], escape: Callable[[str], str]) -> 
     written as it is (an odd macro name; :class:`_UnbalancedError` for braces TeX finds unbalanced,
     :class:`_DisallowedError` for commands off the allowlist)."""
     if "\n" in expr or "\r" in expr:
-        expr = _NEWLINES_RE.sub(" ", expr)
+        expr = NEWLINES_RE.sub(" ", expr)
     try:
         parts = value_parts(expr, literal=True)
     except ValueError:

@@ -34,6 +34,7 @@ from bibconv.formats.bibtex.read_values import (
     verbatim,
 )
 from bibconv.formats.bibtex.spellings import standard_fields
+from bibconv.formats.bibtex.syntax import NEWLINES_RE
 from bibconv.model import Date, Name, Record
 from bibconv.registry import ReadContext
 from bibconv.subtitles import Part, join, publisher_fields, title_parts
@@ -58,7 +59,6 @@ _KEYWORD_SPLIT_RE = re.compile(r"(?:(?<!\s)\s++)?[,;]\s*")  # spaces taken from 
 # bibconv's own ``csl-<variable>`` fields: lower-case name (as fields are read) → CSL variable.
 _CSL_VARS = {v.lower(): v for v in (*csl.TEXT_VARS, *csl.NUMBER_VARS, *csl.NAME_VARS, *csl.DATE_VARS)}
 _WEB = ("http://", "https://", "ftp://", "www.")
-_NEWLINES_RE = re.compile(r"(?<!\s)[^\S\r\n]*+[\r\n]\s*+")  # spaces around a line end, from their start
 
 
 def _month(text: str) -> tuple[int | None, int | None]:
@@ -269,7 +269,7 @@ class _Read:
             elif name == facts.NOTE_FIELD:  # bibconv's own notes on the record
                 self.extra[facts.NOTE_KEY] = plain(raw)
             elif not self.read_field(name, raw, plan.fields.get(name), winners, number_var):
-                self.extra[f"bibtex:{name}"] = _NEWLINES_RE.sub(" ", raw).strip() if "\n" in raw else raw
+                self.extra[f"bibtex:{name}"] = NEWLINES_RE.sub(" ", raw).strip() if "\n" in raw else raw
         for name, raw in affiliations.items():
             self.affiliate(name, raw)
 

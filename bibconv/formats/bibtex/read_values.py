@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from bibconv import latex
+from bibconv.formats.bibtex.syntax import NEWLINES_RE
 from bibconv.languages import to_bcp47
 
 __all__ = [
@@ -31,7 +32,6 @@ __all__ = [
 _URL_MACRO_RE = re.compile(r"^\\(?:url|href)\s*\{(.*)\}$", re.S)
 _VERBATIM_ESCAPE_RE = re.compile(r"\\([_%&#~${}])")
 _PAR_RE = re.compile(r"\\par(?![A-Za-z])\s*")
-_NEWLINES_RE = re.compile(r"(?<!\s)[^\S\r\n]*+[\r\n]\s*+")  # spaces around a line end, from their start
 _NOCASE_WORD_RE = re.compile(
     r"(?:(?<=[ \t\n])|^)([(\['\"]*)<span class=\"nocase\">([^< \t\n]+)</span>([,.;:!?)\]'\"]*)(?=[ \t\n]|$)"
 )
@@ -71,7 +71,7 @@ def verbatim(raw: str) -> str:
         text = found[1].strip()
     if "\\" in text:
         text = _VERBATIM_ESCAPE_RE.sub(r"\1", text)
-    return _NEWLINES_RE.sub(" ", text) if "\n" in text else text
+    return NEWLINES_RE.sub(" ", text) if "\n" in text else text
 
 
 def unprotect(title: str) -> str:

@@ -8,13 +8,12 @@ import re
 from collections.abc import Callable, Iterable
 
 from bibconv import latex
+from bibconv.formats.bibtex.syntax import NEWLINES_RE
 from bibconv.latex.allow import disallowed, preamble_commands
 from bibconv.model import Record
 
 __all__ = ["NEWLINES_RE", "blocks", "braces_ok", "defined_by_blocks", "protect", "safe"]
 
-# A run of spaces holding a line end, taken whole from its start (linear under search).
-NEWLINES_RE = re.compile(r"(?<!\s)[^\S\r\n]*+[\r\n]\s*+")
 _PIECES_RE = re.compile(r"(\s+)")
 _DOLLAR_RE = re.compile(r"(?<!\\)\$")
 _GROUP_RE = re.compile(r"\{(?!\\)")

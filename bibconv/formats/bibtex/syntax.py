@@ -21,6 +21,7 @@ from bibconv.registry import ReadContext
 
 __all__ = [
     "CHUNK_SIZE",
+    "NEWLINES_RE",
     "RAW_KEY_RE",
     "blocks",
     "chunks",
@@ -37,6 +38,8 @@ CHUNK_SIZE = 1 << 18
 _MAX_CHUNK = 1 << 23
 """An entry whose braces never close is cut anyway once its chunk grows this large."""
 _MARK = "\ufdd4"
+# A run of spaces holding a line end, taken whole from its start (linear under search).
+NEWLINES_RE = re.compile(r"(?<!\s)[^\S\r\n]*+[\r\n]\s*+")
 RAW_KEY_RE = re.compile(r"^\s*@\w*\s*[{(]\s*([^,\s{}()=]+)\s*,")
 _BLOCK_LINE_RE = re.compile(r"^[ \t]*@[\w]*[ \t]*[{(]")
 _CUT_RE = re.compile(r"\n[ \t]*@\w*[ \t]*[{(]")
