@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import itertools
 import re
 from collections.abc import Iterator
 from typing import IO
@@ -35,15 +36,10 @@ _CP1252 = {
     b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0) if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)
 }
 
-# One UTF-8 character beyond ASCII: a lead byte and its continuation bytes (RFC 3629: no
-# overlong forms, no surrogates, nothing above U+10FFFF).
-_UTF8_CHAR = re.compile(
-    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
-    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
-    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}"
-)
-_BEYOND_ASCII = bytes(range(0x80, 0x100))
 _SCAN_BLOCK = 1 << 20
+"""Bytes decoded at a time by :func:`single_byte_start`."""
+_BAD_BYTE = re.compile("[\udc80-\udcff]")
+"""What ``surrogateescape`` makes of each byte that is not UTF-8."""
 
 # Lone surrogates: the ``surrogateescape`` stand-ins for bytes that are not valid text
 # (and U+DC00 for NUL) that lenient reads leave for :mod:`bibconv.limits` to find.
@@ -65,41 +61,6 @@ def decode_head(head: bytes) -> str:
     return head.decode(sniff_encoding(head), errors="replace").lstrip("\ufeff")
 
 
-def _first_invalid_utf8(stream: IO[bytes]) -> int | None:
-    """The offset of the first byte of ``stream`` that is not UTF-8, from where it is."""
-    decoder = codecs.getincrementaldecoder("utf-8")("strict")
-    offset = 0  # of the end of the bytes given to the decoder
-    for block in [*iter(lambda: stream.read(_SCAN_BLOCK), b""), b""]:
-        held = len(decoder.getstate()[0])  # the start of a character cut at the last block's end
-        try:
-            decoder.decode(block, final=not block)
-        except UnicodeDecodeError as exc:
-            return offset - held + exc.start
-        offset += len(block)
-    return None
-
-
-def _utf8_characters_and_invalid_bytes(stream: IO[bytes]) -> tuple[int, int]:
-    """How many UTF-8 characters beyond ASCII ``stream`` holds, and how many of its bytes beyond
-    ASCII are in none. A character is counted in the block where it starts; the last 3 bytes of
-    a block (a character may be cut there) are looked at again with the next block."""
-    characters = in_characters = beyond_ascii = 0
-    carry = b""
-    for block in [*iter(lambda: stream.read(_SCAN_BLOCK), b""), b""]:
-        beyond_ascii += len(block) - len(block.translate(None, _BEYOND_ASCII))
-        data = carry + block
-        end = len(data) - 3 if block else len(data)
-        resume = max(end, 0)
-        for m in _UTF8_CHAR.finditer(data, 0, len(data)):
-            if m.start() >= end:
-                break
-            characters += 1
-            in_characters += m.end() - m.start()
-            resume = max(resume, m.end())
-        carry = data[resume:]
-    return characters, beyond_ascii - in_characters
-
-
 def single_byte_start(stream: IO[bytes]) -> int | None:
     """Where the first byte that is not UTF-8 is in a file in a single-byte encoding (Latin-1,
     Windows-1252); ``None`` for a UTF-8 file, even one with a few bytes that are not UTF-8.
@@ -111,13 +72,23 @@ def single_byte_start(stream: IO[bytes]) -> int | None:
     from where it is and left there.
     """
     start = stream.tell()
-    first = _first_invalid_utf8(stream)
-    if first is not None:
-        stream.seek(start)
-        characters, invalid = _utf8_characters_and_invalid_bytes(stream)
-        first = first if characters < invalid else None
+    decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")  # a bad byte: one stand-in
+    first: int | None = None
+    offset = characters = invalid = 0  # offset: the bytes decoded before the block's text
+    for block in itertools.chain(iter(lambda: stream.read(_SCAN_BLOCK), b""), [b""]):
+        text = decoder.decode(block, final=not block)
+        if text.isascii():
+            offset += len(text)
+            continue
+        bad = len(_BAD_BYTE.findall(text))
+        found = _BAD_BYTE.search(text) if first is None else None
+        if found is not None:
+            first = offset + len(text[: found.start()].encode("utf-8", "surrogateescape"))
+        invalid += bad
+        characters += len(text) - len(text.encode("ascii", "ignore")) - bad
+        offset += len(text.encode("utf-8", "surrogateescape"))
     stream.seek(start)
-    return first
+    return first if first is not None and characters < invalid else None
 
 
 class _LineCountingDecoder(io.TextIOBase):
