@@ -36,7 +36,7 @@ _CP1252 = {
     b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0) if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)
 }
 
-_SCAN_BLOCK = 1 << 20
+_SCAN_BLOCK = 1 << 16
 """Bytes decoded at a time by :func:`single_byte_start`."""
 _BAD_BYTE = re.compile("[\udc80-\udcff]")
 """What ``surrogateescape`` makes of each byte that is not UTF-8."""
@@ -74,19 +74,19 @@ def single_byte_start(stream: IO[bytes]) -> int | None:
     start = stream.tell()
     decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")  # a bad byte: one stand-in
     first: int | None = None
-    offset = characters = invalid = 0  # offset: the bytes decoded before the block's text
+    fed = characters = invalid = 0  # fed: the bytes given to the decoder
     for block in itertools.chain(iter(lambda: stream.read(_SCAN_BLOCK), b""), [b""]):
+        at = fed - len(decoder.getstate()[0])  # where the block's text starts (a cut character held)
+        fed += len(block)
         text = decoder.decode(block, final=not block)
         if text.isascii():
-            offset += len(text)
             continue
         bad = len(_BAD_BYTE.findall(text))
         found = _BAD_BYTE.search(text) if first is None else None
         if found is not None:
-            first = offset + len(text[: found.start()].encode("utf-8", "surrogateescape"))
+            first = at + len(text[: found.start()].encode("utf-8", "surrogateescape"))
         invalid += bad
         characters += len(text) - len(text.encode("ascii", "ignore")) - bad
-        offset += len(text.encode("utf-8", "surrogateescape"))
     stream.seek(start)
     return first if first is not None and characters < invalid else None
 
