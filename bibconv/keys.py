@@ -23,7 +23,7 @@ its particle (``van der Waals`` → ``waals``), as Better BibTeX does. Unicode i
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import lru_cache
 
 from bibconv.latex import strip_markup
@@ -223,6 +223,15 @@ so many equal keys take linear time. Only the used keys (and a number per repeat
             self.warn(f"duplicate key {proposal!r} renamed to {key!r}")
         self._used.add(key)
         return key
+
+    def take_all(self, proposals: Collection[str]) -> bool:
+        """Take every key of ``proposals`` as it is, when none is empty, taken or repeated (so that
+        :meth:`key_for` would keep each and report nothing); else take none and answer False."""
+        fresh = set(proposals)
+        if len(fresh) != len(proposals) or "" in fresh or not self._used.isdisjoint(fresh):
+            return False
+        self._used |= fresh
+        return True
 
     def key(self, record: Record) -> str:
         """The key of ``record`` that is unique so far (its id, if kept); the key is taken. A writer

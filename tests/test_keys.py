@@ -129,6 +129,33 @@ def test_key_is_the_key_assign_gives() -> None:
         assert by_key.key(record) == by_assign.assign(record).id
 
 
+@pytest.mark.parametrize(
+    "batches",
+    [
+        [["a", "b"], ["c"]],
+        [["a", "b"], ["b", "c"]],  # taken before
+        [["a", "a", "b"]],  # repeated within
+        [["a", ""], ["a"]],  # an empty proposal
+        [["x"], ["xa", "x"], ["x", "xb"]],
+    ],
+)
+def test_take_all_takes_what_key_for_keeps_or_nothing(batches: list[list[str]]) -> None:
+    """:meth:`KeyAssigner.take_all` takes a batch only when :meth:`KeyAssigner.key_for` would keep
+    every key of it unchanged; either way the keys that follow are the same."""
+    warnings: list[str] = []
+    batched, one_by_one = KeyAssigner(warn=warnings.append), KeyAssigner(warn=warnings.append)
+    for batch in batches:
+        kept = [one_by_one.key_for(key, True) if key else "" for key in batch]
+        taken = batched.take_all(batch)
+        assert taken == (kept == batch and "" not in batch)
+        for key in batch if not taken else ():
+            if key:
+                batched.key_for(key, True)
+    assert [batched.key_for(key, True) for key in ("a", "x", "c")] == [
+        one_by_one.key_for(key, True) for key in ("a", "x", "c")
+    ]
+
+
 _WORD_CHARS = st.sampled_from([*"aZ09-_.:'’ ", "é", "ß", "Ł", "²", "Ⅻ", "٣", "张", "İ", "ǅ", "\u00a0"])
 
 

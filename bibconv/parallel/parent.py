@@ -78,6 +78,8 @@ class _Parent:
         suffixes: dict[int, bytes] = {}  # the records whose key gets a suffix
         warnings: dict[int, list[Diagnostic]] = {}
         keys, found = self.keys, self.found
+        if keys.take_all([proposal for _, proposal, _ in result.keys]):
+            return suffixes, warnings  # the common case: no key is renamed
         keys.warn = self._key_warning
         for index, proposal, given in result.keys:
             final = keys.key_for(proposal, given) if proposal else keys.assign(Record()).id or ""
