@@ -60,6 +60,7 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "goscholar_search_citation_corr_2016_trimmed.html": ("google-scholar", 1),
     "own_aclanthology_volume_2022_acl_long.html": ("acl-anthology", 3),
     "own_aclanthology_event_tacl_conll_2019.html": ("acl-anthology", 3),
+    "icoxfog_aclanthology_event_cl_2000_trimmed.html": ("acl-anthology", 25),
     "own_cvf_cvpr2021_all.html": ("cvf", 2),
     "scifeed_pubmed_results_endometriosis_2023.html": ("pubmed", 2),
     "scifeed_paperswithcode_search_endometriosis.html": ("paperswithcode", 2),
@@ -296,6 +297,24 @@ def test_acl_anthology_volume_and_event_pages() -> None:
     venue = "Proceedings of the 23rd Conference on Computational Natural Language Learning (CoNLL)"
     assert event[1].fields["container-title"] == venue
     assert [r.dates["issued"].parts for r in event] == [((2019,),)] * 3
+
+
+def test_acl_anthology_event_page_of_the_2019_design_splits_journal_issues() -> None:
+    records, _ = read_page(OWN_PAGES / "icoxfog_aclanthology_event_cl_2000_trimmed.html")
+    issues = [(r.fields["container-title"], r.fields["volume"], r.fields["issue"]) for r in records]
+    journal = "Computational Linguistics"
+    assert issues == [(journal, "26", "1")] * 7 + [(journal, "26", "2")] * 18
+    assert {r.dates["issued"].parts for r in records[:7]} == {((2000, 3),)}  # "…, March 2000"
+    assert {r.dates["issued"].parts for r in records[7:]} == {((2000, 6),)}
+    daciuk = records[1]
+    assert [n.family for n in daciuk.names["author"]] == ["Daciuk", "Mihov", "Watson", "Watson"]  # "|" apart
+    assert daciuk.fields["URL"] == "https://aclanthology.org/J00-1002/"
+    assert daciuk.extra["acl:anthology_id"] == "J00-1002"
+    assert daciuk.extra["html:pdf_url"] == "https://www.aclweb.org/anthology/J00-1002"  # the "pdf" badge
+    assert all(r.type == "article-journal" for r in records)
+    assert [r.fields["title"] for r in records if "author" not in r.names] == [
+        "Advertisements", "Briefly Noted", "Publications Received", "Advertisements"
+    ]  # fmt: skip
 
 
 def test_no_site_reader_claims_another_shared_page() -> None:

@@ -8,6 +8,10 @@ title and details (year, month, address, publisher) apply to its rows, and its f
 the front matter, is the volume itself (a book, its people the editors). Words the
 Anthology protects from case changes (``span.acl-fixed-case``) stay protected. The
 Anthology id gives the year when nothing else does (``2022.acl-long.1``, ``P19-1001``).
+The 2019 design (aclweb.org/anthology) has one ``p`` per paper under each volume's ``div``:
+buttons (the ``pdf`` badge), the title in ``strong``, the id, then the author links apart by
+``|``. A journal issue's name ("Computational Linguistics, Volume 26, Number 1, March 2000")
+gives its papers' journal, volume, number and date.
 """
 
 from __future__ import annotations
@@ -24,12 +28,17 @@ from bibconv.registry import ReadContext
 __all__ = ["AclAnthology"]
 
 _BASE = "https://aclanthology.org/"
-_ROW = "div.d-sm-flex, p.d-sm-flex"
+_ROW = "div.d-sm-flex, p.d-sm-flex, #main div[id] > p:not(.d-sm-flex)"  # the last: the 2019 design's rows
+_OLD_TITLE = "#main div[id] > p > strong > a[href*='/papers/']"
 _NEW_ID = re.compile(r"^(\d{4})\.[\w-]+\.\d+$")
 _OLD_ID = re.compile(r"^[A-Z](\d\d)-\d{4}$")
 _YEAR = re.compile(r"^\s*((?:19|20)\d\d)\s*$")
 _MARKUP = {"i": "i", "em": "i", "b": "b", "strong": "b", "sup": "sup", "sub": "sub"}
 _JOURNAL_ID = re.compile(r"^[JQ]\d\d-|^\d{4}\.(?:tacl|cl)-", re.IGNORECASE)  # CL and TACL
+_ISSUE = re.compile(
+    r"^(?P<journal>[^,]+), Volume (?P<volume>\d+)(?:, Number (?P<issue>[\w-]+))?"
+    r"(?:, (?P<month>[A-Za-z]+) (?P<year>(?:19|20)\d\d))?$"
+)  # a journal issue as the Anthology names it: "Computational Linguistics, Volume 26, Number 1, March 2000"
 
 
 def _rich_title(node: Any) -> str:
@@ -91,6 +100,28 @@ def _page_facts(tree: Any) -> tuple[str | None, Date | None, dict[str, str]]:
     return volume, Date(parts=(parts,)), facts
 
 
+def _journal_issue(entry: Entry, venue: str | None) -> Date | None:
+    """A journal issue's name split into the journal, volume and number; its month and year."""
+    match = _ISSUE.match(venue or "")
+    if match is None:
+        if venue:
+            entry.fields["container-title"] = venue
+        return None
+    entry.fields["container-title"] = match["journal"]
+    entry.fields["volume"] = match["volume"]
+    if match["issue"]:
+        entry.fields["issue"] = match["issue"]
+    if not match["year"]:
+        return None
+    month = _MONTHS.get(match["month"].lower())
+    return Date(parts=((int(match["year"]), month) if month else (int(match["year"]),),))
+
+
+def _badge(row: Any, label: str) -> Any:
+    """The row's button link whose text is ``label`` (the 2019 design's ``pdf`` badge)."""
+    return next((a for a in row.css("a.badge[href]") if text_of(a).lower() == label), None)
+
+
 def _abstract(tree: Any, row: Any) -> str:
     button = row.css_first("a[href^='#abstract-']")
     if button is None:
@@ -109,6 +140,8 @@ def _row(
     href = title_link.attributes.get("href") or ""
     anthology_id = href.strip("/").rpartition("/")[2]
     entry.url = absolute(href, base)
+    if href.startswith("/anthology/papers/") and (_NEW_ID.match(anthology_id) or _OLD_ID.match(anthology_id)):
+        entry.url = f"{_BASE}{anthology_id}/"  # the 2019 design's address of a paper, now its id
     names = tuple(n for n in (person(text_of(a)) for a in row.css("a[href*='/people/']")) if n)
     venue_link = row.css_first("a[href*='/volumes/']")
     year, volume = heading
@@ -121,13 +154,14 @@ def _row(
         entry.authors = names
         if _JOURNAL_ID.match(anthology_id):
             entry.record_type = "article-journal"
-        if venue:
+            year = _journal_issue(entry, venue) or year
+        elif venue:
             entry.fields["container-title"] = venue
     entry.issued = year or _id_year(anthology_id)
     for key, field in (("publisher", "publisher"), ("address", "publisher-place")):
         if key in facts:
             entry.fields[field] = facts[key]
-    pdf = row.css_first("a[href$='.pdf']")
+    pdf = row.css_first("a[href$='.pdf']") or _badge(row, "pdf")
     if pdf is not None and (pdf_url := absolute(pdf.attributes.get("href"), base)):
         entry.extra["html:pdf_url"] = pdf_url
     if anthology_id:
@@ -144,9 +178,8 @@ class AclAnthology:
 
     def claims(self, page: Page) -> bool:
         brand = "a.navbar-brand[href*='aclanthology.org'], a.navbar-brand[href*='aclweb.org']"
-        return claimed_by(
-            page, ".d-sm-flex strong > a[href]", ("aclanthology.org", "aclweb.org"), ("ACL Anthology",), brand
-        )
+        rows = f".d-sm-flex strong > a[href], {_OLD_TITLE}"
+        return claimed_by(page, rows, ("aclanthology.org", "aclweb.org"), ("ACL Anthology",), brand)
 
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:
         tree = page.tree
