@@ -6,6 +6,8 @@ import codecs
 import io
 import itertools
 import re
+import shutil
+import tempfile
 from collections.abc import Iterator
 from typing import IO
 
@@ -21,6 +23,7 @@ __all__ = [
     "open_text",
     "single_byte_start",
     "sniff_encoding",
+    "spooled",
 ]
 
 _BOMS = (
@@ -38,6 +41,8 @@ _CP1252 = {
 
 _SCAN_BLOCK = 1 << 16
 """Bytes decoded at a time by :func:`single_byte_start`."""
+_SPOOL_SIZE = 1 << 24
+"""Bytes of a stream :func:`spooled` keeps in memory; the rest goes to a temporary file."""
 _BAD_BYTE = re.compile("[\udc80-\udcff]")
 """What ``surrogateescape`` makes of each byte that is not UTF-8."""
 
@@ -59,6 +64,20 @@ def sniff_encoding(head: bytes, default: str = "utf-8") -> str:
 def decode_head(head: bytes) -> str:
     """Decode the first bytes of an input for sniffing, forgiving a cut character."""
     return head.decode(sniff_encoding(head), errors="replace").lstrip("\ufeff")
+
+
+def spooled(stream: IO[bytes]) -> IO[bytes]:
+    """``stream`` if it is seekable, else a seekable copy of it (standard input, a pipe), for a
+    reader that looks at the whole input before it reads its records."""
+    try:
+        if stream.seekable():
+            return stream
+    except (AttributeError, ValueError):
+        pass
+    spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_SIZE)  # noqa: SIM115 - returned
+    shutil.copyfileobj(stream, spool)
+    spool.seek(0)
+    return spool  # type: ignore[return-value,unused-ignore]
 
 
 def single_byte_start(stream: IO[bytes]) -> int | None:

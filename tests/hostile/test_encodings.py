@@ -1,9 +1,10 @@
-"""Encodings: invalid UTF-8, UTF-16 with a byte-order mark, Latin-1 (Windows-1252) .bib files.
+"""Encodings: invalid UTF-8, UTF-16 with a byte-order mark, Latin-1 (Windows-1252) .bib and RIS files.
 
-Decisions (see the README): a file is UTF-8 unless a byte-order mark says UTF-16/32. A .bib
-file in a single-byte encoding (not UTF-8, and its bytes beyond ASCII make fewer UTF-8
+Decisions (see the README): a file is UTF-8 unless a byte-order mark says UTF-16/32. A .bib or
+RIS file in a single-byte encoding (not UTF-8, and its bytes beyond ASCII make fewer UTF-8
 characters than they leave invalid) is read as Windows-1252 (a superset of Latin-1), with a
-warning naming the first invalid byte: old .bib files are Latin-1 and users need them read.
+warning naming the first invalid byte: old .bib files and RIS files exported as "ANSI" are
+Latin-1, and users need them read.
 Anywhere else an invalid byte is an error naming its line, column and value; with
 --skip-invalid only the record that holds it is skipped. HTML pages follow the browser rules.
 """
@@ -141,6 +142,57 @@ def test_a_latin1_bib_in_pieces_reads_as_one_with_one_warning(tmp_path: Path) ->
     assert "Méditations" in out.getvalue()
     assert [str(r) for r in reports] == [str(r) for r in serial] == [
         f"{source}:2:16: warning: byte 0xe9 is not UTF-8: reading the file as Windows-1252 (Latin-1);"
+        " save it as UTF-8 to be sure of its characters"
+    ]
+
+
+def _latin1_ris(key: str) -> bytes:
+    text = f"TY  - BOOK\r\nID  - {key}\r\nAU  - Descartes, René\r\nTI  - Méditations\r\nER  - \r\n\r\n"
+    return text.encode("cp1252")
+
+
+def test_an_ansi_ris_export_is_read_as_windows_1252_with_a_warning(tmp_path: Path) -> None:
+    source = tmp_path / "endnote.ris"
+    text = (
+        "TY  - JOUR\r\nAU  - Gödel, Kurt\r\nTI  - Über formal unentscheidbare Sätze – “I”\r\n"
+        "PY  - 1931\r\nER  - \r\n"
+    )
+    source.write_bytes(text.encode("cp1252"))
+    out = tmp_path / "out.json"
+    run = run_cli(["convert", source.name, "-t", "csljson", "-o", out.name], tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.splitlines() == [
+        "endnote.ris:2:8: warning: byte 0xf6 is not UTF-8: reading the file as Windows-1252 (Latin-1);"
+        " save it as UTF-8 to be sure of its characters"
+    ]
+    (item,) = json.loads(out.read_text(encoding="utf-8"))
+    assert item["title"] == "Über formal unentscheidbare Sätze – “I”"
+    assert item["author"] == [{"family": "Gödel", "given": "Kurt"}]
+
+
+def test_a_latin1_ris_from_a_pipe_is_read_as_windows_1252() -> None:
+    reports: list[bibconv.Diagnostic] = []
+    stream = io.BufferedReader(io.BytesIO(_latin1_ris("d1") + _latin1_ris("d2")))  # type: ignore[arg-type]
+    stream.seekable = lambda: False  # type: ignore[method-assign]
+    records = list(bibconv.iter_records(stream, "ris", strict=False, diagnostics=reports))
+    assert [r.title for r in records] == ["Méditations", "Méditations"]
+    (report,) = reports
+    assert "reading the file as Windows-1252" in str(report)
+
+
+def test_a_latin1_ris_in_pieces_reads_as_one_with_one_warning(tmp_path: Path) -> None:
+    source = tmp_path / "old.ris"
+    source.write_bytes(b"".join(_latin1_ris(f"d{n}") for n in range(400)))
+    serial: list[bibconv.Diagnostic] = []
+    expected = bibconv.write(bibconv.iter_records(source, strict=False, diagnostics=serial), "bibtex")
+    reports: list[bibconv.Diagnostic] = []
+    out = io.StringIO(newline="")
+    pieces = {"jobs": 2, "strict": False, "diagnostics": reports, "piece_size": 2000}
+    assert parallel.convert([str(source)], "bibtex", out, **pieces)
+    assert out.getvalue() == expected
+    assert "M{\\'{e}}ditations" in out.getvalue()
+    assert [str(r) for r in reports] == [str(r) for r in serial] == [
+        f"{source}:3:21: warning: byte 0xe9 is not UTF-8: reading the file as Windows-1252 (Latin-1);"
         " save it as UTF-8 to be sure of its characters"
     ]
 

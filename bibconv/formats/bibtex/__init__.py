@@ -33,15 +33,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from bibconv.errors import ParseError
 from bibconv.formats.bibtex.commands import Commands
-from bibconv.formats.bibtex.encoding import read_as_single_byte
 from bibconv.formats.bibtex.faithful import dialect_of
 from bibconv.formats.bibtex.fields import build_record
 from bibconv.formats.bibtex.inherit import ALIASES, INHERIT_SKIP, inherit_renames
@@ -51,9 +48,10 @@ from bibconv.formats.bibtex.scan import ScannedEntry, ScannedString
 from bibconv.formats.bibtex.syntax import RAW_KEY_RE, blocks, chunks, resolve_value, source_value
 from bibconv.formats.bibtex.table import MONTH_MACROS, TEX_KEPT
 from bibconv.formats.bibtex.write import BiblatexWriter, BibtexWriter
+from bibconv.formats.encoding import read_as_single_byte
 from bibconv.model import Record, Source
 from bibconv.registry import ReadContext, register
-from bibconv.textio import open_text, sniff_encoding
+from bibconv.textio import open_text, sniff_encoding, spooled
 
 if TYPE_CHECKING:
     from bibconv.parallel.pieces import Piece
@@ -73,7 +71,6 @@ __all__ = [
     "resolve_value",
 ]
 
-_SPOOL_SIZE = 1 << 24
 
 _REF_RE = re.compile(r"\b(?:crossref|xdata)\s*=\s*[{\"]?\s*([^}\"\n]+)", re.I)
 RAW_TYPE_RE = re.compile(r"\s*@\s*(\w+)")
@@ -92,18 +89,6 @@ _KNOWN_SNIFF = frozenset(
 def _quiet_splitter() -> None:
     # The splitter logs every failed block; bibconv reports them itself.
     logging.getLogger("bibtexparser.splitter").setLevel(logging.CRITICAL)
-
-
-def _spooled(stream: IO[bytes]) -> IO[bytes]:
-    try:
-        if stream.seekable():
-            return stream
-    except (AttributeError, ValueError):
-        pass
-    spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_SIZE)  # noqa: SIM115 - returned
-    shutil.copyfileobj(stream, spool)
-    spool.seek(0)
-    return spool  # type: ignore[return-value,unused-ignore]
 
 
 class Entries:
@@ -294,7 +279,7 @@ class BibtexReader:
         from bibtexparser.model import Entry, ExplicitComment, ParsingFailedBlock, Preamble, String
 
         _quiet_splitter()
-        stream = _spooled(stream)
+        stream = spooled(stream)
         single_byte = read_as_single_byte(stream, ctx.state)
         entries = Entries(ctx, _parents(stream, ctx, single_byte))
         held: Record | None = None

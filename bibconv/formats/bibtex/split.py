@@ -4,7 +4,7 @@ Before an entry (``@type{`` at the start of a line, braces balanced before it) t
 another entry, so that ``@comment``/``@preamble`` blocks stay with the entry after them. A file
 with ``@string`` definitions, a ``@preamble`` (it may define commands) or ``crossref``/``xdata``
 fields is not cut: the reader resolves those across the whole file. Each piece is told the
-file's encoding (:mod:`bibconv.formats.bibtex.encoding`). (An entry key repeated in
+file's encoding (:mod:`bibconv.formats.encoding`). (An entry key repeated in
 another piece is reported by the parent, :meth:`bibconv.parallel.parent._Parent.duplicates`.)
 """
 
@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import IO
 
-from bibconv.formats.bibtex.encoding import told
+from bibconv.formats.encoding import told
 from bibconv.parallel.pieces import Piece, pieces, wide
 from bibconv.textio import single_byte_start
 

@@ -1,5 +1,6 @@
 """Where ``--jobs`` cuts RIS input (:meth:`RisReader.split`): after an ``ER`` line that is
-followed by a ``TY`` line or a record counter."""
+followed by a ``TY`` line or a record counter. Each piece is told the file's encoding
+(:mod:`bibconv.formats.encoding`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import re
 from collections.abc import Iterator
 from typing import IO
 
+from bibconv.formats.encoding import told
 from bibconv.parallel.pieces import Piece, pieces, wide
+from bibconv.textio import single_byte_start
 
 __all__ = ["split"]
 
@@ -30,4 +33,7 @@ def _ris_cut(buffer: bytes) -> int:
 
 def split(stream: IO[bytes], size: int) -> Iterator[Piece] | None:
     """RIS: after ``ER`` lines that another record follows."""
-    return None if wide(stream) else pieces(stream, size, _ris_cut)
+    if wide(stream):
+        return None
+    first = single_byte_start(stream)
+    return told(pieces(stream, size, _ris_cut), first)

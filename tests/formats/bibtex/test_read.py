@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 import bibconv
-import bibconv.formats.bibtex as bibtex_module
-from bibconv import latex
+from bibconv import latex, textio
 from bibconv.errors import Diagnostic, ParseError
 from bibconv.formats.bibtex import syntax as bibtex_syntax
 from bibconv.model import Arxiv, Date, Name
@@ -295,7 +294,7 @@ def _peak(count: int) -> int:
 
 def test_streaming_memory_does_not_grow_with_entries(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bibtex_syntax, "CHUNK_SIZE", 1 << 14)
-    monkeypatch.setattr(bibtex_module, "_SPOOL_SIZE", 1 << 16)  # the pipe's spool goes to disk
+    monkeypatch.setattr(textio, "_SPOOL_SIZE", 1 << 16)  # the pipe's spool goes to disk
     # Decoded values are cached up to a few thousand entries (bounded): shrink the caches so that
     # they are full after the warm-up and what is left is what grows with the input.
     monkeypatch.setattr(latex, "_decode_short", lru_cache(maxsize=32)(latex._decode_short.__wrapped__))

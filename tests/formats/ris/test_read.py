@@ -11,6 +11,7 @@ import pytest
 import rispy
 
 import bibconv
+from bibconv import textio
 from bibconv.errors import Diagnostic, ParseError
 from bibconv.formats.ris import RisReader
 from bibconv.formats.ris.table import CSL_TO_TY, TY_TO_CSL, parse_date
@@ -460,7 +461,8 @@ def _peak(count: int) -> tuple[int, int]:
     return seen, peak
 
 
-def test_memory_stays_flat_while_streaming() -> None:
+def test_memory_stays_flat_while_streaming(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(textio, "_SPOOL_SIZE", 1 << 16)  # the pipe's spool goes to disk
     small_count, small_peak = _peak(500)
     large_count, large_peak = _peak(5000)
     assert (small_count, large_count) == (500, 5000)
@@ -468,6 +470,14 @@ def test_memory_stays_flat_while_streaming() -> None:
 
 
 def test_invalid_bytes_are_reported_with_line_and_column() -> None:
-    with pytest.raises(ParseError) as caught:
-        bibconv.read(b"TY  - JOUR\nTI  - caf\xe9\nER  - \n", "ris")
-    assert (caught.value.span.line, caught.value.span.column) == (2, 10)
+    data = "TY  - JOUR\nAU  - Gödel, K\nTI  - caf\udce9\nER  - \n".encode("utf-8", "surrogateescape")
+    with pytest.raises(ParseError) as caught:  # a UTF-8 file (its other letters are) with a bad byte
+        bibconv.read(data, "ris")
+    assert (caught.value.span.line, caught.value.span.column) == (3, 10)
+
+
+def test_a_file_in_a_single_byte_encoding_is_read_as_windows_1252() -> None:
+    reports: list[Diagnostic] = []
+    (record,) = bibconv.read(b"TY  - JOUR\nTI  - caf\xe9\nER  - \n", "ris", diagnostics=reports)
+    assert record.title == "café"
+    assert [(d.severity, d.span and (d.span.line, d.span.column)) for d in reports] == [("warning", (2, 10))]

@@ -1,9 +1,10 @@
-"""The encoding a .bib file is read in: UTF-8, or Windows-1252 for a file in a single-byte one.
+"""The encoding a .bib or RIS file is read in: UTF-8, or Windows-1252 for a file in a single-byte one.
 
-Old .bib files are in Latin-1 or Windows-1252. :func:`bibconv.textio.single_byte_start` tells
-them from UTF-8 files with a few bytes that are not UTF-8, once for the whole input, and every
-piece of it (``--jobs``) is told the answer, so that all pieces are read alike and the warning
-is given once, where a reading of the whole file gives it.
+Old .bib files are in Latin-1 or Windows-1252, and so are RIS files exported as "ANSI" (EndNote,
+older publisher exports). :func:`bibconv.textio.single_byte_start` tells them from UTF-8 files
+with a few bytes that are not UTF-8, once for the whole input, and every piece of it (``--jobs``)
+is told the answer, so that all pieces are read alike and the warning is given once, where a
+reading of the whole file gives it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class Encoding:
 
 def read_as_single_byte(stream: IO[bytes], state: Any) -> int | None:
     """The ``single_byte`` offset for :func:`bibconv.textio.open_text`: as a piece was told,
-    else found in ``stream`` (read whole, from where it is, and left there)."""
+    else found in ``stream`` (seekable: read whole, from where it is, and left there)."""
     if isinstance(state, Encoding):
         return state.single_byte
     return single_byte_start(stream)
