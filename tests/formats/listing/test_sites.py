@@ -57,6 +57,7 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "own_iclr2023_virtual_papers.html": ("ml-conference-site", 3),
     "own_dblp_person_modern.html": ("dblp", 8),
     "own_dblp_venue_toc.html": ("dblp", 4),
+    "bateman_dblp_search_calefato_2024_trimmed.html": ("dblp", 2),
     "goscholar_search_citation_corr_2016_trimmed.html": ("google-scholar", 1),
     "own_aclanthology_volume_2022_acl_long.html": ("acl-anthology", 3),
     "own_aclanthology_event_tacl_conll_2019.html": ("acl-anthology", 3),
@@ -270,6 +271,19 @@ def test_dblp_every_entry_kind_of_the_current_layout() -> None:
     toc, _ = read_page(OWN_PAGES / "own_dblp_venue_toc.html")
     assert {r.fields["container-title"] for r in toc[1:]} == {proceedings.fields["title"]}
     assert [r.dates["issued"].parts for r in toc] == [((2023,),)] * 4
+
+
+def test_dblp_search_page_reads_the_publications_not_the_matching_authors() -> None:
+    records, _ = read_page(OWN_PAGES / "bateman_dblp_search_calefato_2024_trimmed.html")
+    esem, corr = records  # "Fabio Calefato" and "Caterina Calefato" above them are author matches
+    assert esem.fields["title"] == "Assessing the Use of AutoML for Data-Driven Software Engineering"
+    assert [n.family for n in esem.names["author"]] == ["Calefato", "Quaranta", "Lanubile", "Kalinowski"]
+    venue = (esem.type, esem.fields["container-title"], esem.fields["page"])
+    assert venue == ("paper-conference", "ESEM", "1-12")
+    assert esem.fields["DOI"] == "10.1109/ESEM56168.2023.10304796"
+    assert corr.arxiv is not None
+    assert (corr.arxiv.id, corr.fields["volume"]) == ("2303.14702", "abs/2303.14702")
+    assert [r.dates["issued"].parts for r in records] == [((2023,),)] * 2
 
 
 def test_scholar_corr_venue_gives_the_arxiv_id() -> None:
