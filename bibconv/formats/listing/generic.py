@@ -20,20 +20,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from itertools import pairwise
 from typing import Any
 
 from bibconv.dates import day_first_in
 from bibconv.formats.listing import labels as _labels
 from bibconv.formats.listing.blocks import Hints, block_entry, classes, title_node
 from bibconv.formats.listing.citation import parse_citation
-from bibconv.formats.listing.common import Entry, clean_space, looks_like_names, parse_byline
+from bibconv.formats.listing.common import Entry, clean_space, parse_byline
 from bibconv.formats.listing.dom import (
     absolute,
     line_links,
-    parse,
-    remember_as,
-    remember_tree,
     remembered,
     remembered_texts,
     text_of,
@@ -41,6 +37,7 @@ from bibconv.formats.listing.dom import (
 from bibconv.formats.listing.headings import Outline, apply_outline, outlines
 from bibconv.formats.listing.memo import item_memory, one_item
 from bibconv.formats.listing.pagememory import page_memory, select, select_first
+from bibconv.formats.listing.rows import joined_rows, row_kind
 from bibconv.model import Arxiv, Date
 
 __all__ = ["Hints", "block_entry", "listing_entries", "remove_chrome"]
@@ -184,75 +181,6 @@ def _columns(rows: list[Any]) -> dict[int, str]:
     return {}
 
 
-def _row_kind(row: Any) -> str:
-    """``names`` for a row of only names (and numbers), ``title`` for one with a title, else ``other``."""
-    return remembered(row, _kind_of_row)
-
-
-def _kind_of_row(row: Any) -> str:
-    with one_item(remembered(row, item_memory)):
-        return _classify_row(row)
-
-
-def _classify_row(row: Any) -> str:
-    texts = [t for t in (text_of(c) for c in select(row, "td, th")) if t and not t.isdigit()]
-    if texts and all(looks_like_names(t) for t in texts):
-        return "names"
-    return "title" if title_node(row)[0] is not None else "other"
-
-
-def _joined_rows(rows: list[Any]) -> list[tuple[Any, Any]]:
-    """``(row to read, row on the page)``: where an authors row precedes each title row, the two are
-    joined into one row per paper."""
-    kinds = [_row_kind(r) for r in rows]
-    pairs = sum(1 for a, b in pairwise(kinds) if (a, b) == ("names", "title"))
-    if pairs < 2 or pairs < 0.4 * len(rows):
-        return [(r, r) for r in rows]
-    joined: list[tuple[Any, Any, bool]] = []  # (row to read, row on the page, to be joined)
-    index = 0
-    while index < len(rows):
-        if kinds[index] == "names" and index + 1 < len(rows) and kinds[index + 1] == "title":
-            joined.append((rows[index + 1], rows[index], True))
-            index += 2
-        else:
-            joined.append((rows[index], rows[index], False))
-            index += 1
-    return _with_joined_rows(joined)
-
-
-def _with_joined_rows(joined: list[tuple[Any, Any, bool]]) -> list[tuple[Any, Any]]:
-    """Each authors row's and title row's cells made one row, all in one table parsed once (and
-    walked once with the page); what was read of the two rows serves the row they make."""
-    pairs = [(shown, title) for title, shown, join in joined if join]
-    made = _made_rows([f"{_cells(names)}{_cells(title)}" for names, title in pairs])
-    for row, (names, title) in zip(made, pairs, strict=True):
-        if row is not None:
-            read = {**remembered(names, item_memory), **remembered(title, item_memory)}
-            remember_as(row, item_memory, read)
-    rows = iter(made)
-    return [((next(rows) or row) if join else row, shown) for row, shown, join in joined]
-
-
-def _made_rows(cells: list[str]) -> list[Any | None]:
-    """A row for each run of cells: one parse for all of them, else one each (``None`` where none)."""
-    if not cells:
-        return []
-    tree = parse("<table>" + "".join(f"<tr>{c}</tr>" for c in cells) + "</table>")
-    rows: list[Any | None] = list(tree.css("table > tbody > tr"))
-    if len(rows) != len(cells):  # markup the parse did not give back row for row
-        trees = [parse(f"<table><tr>{c}</tr></table>") for c in cells]
-        rows = [t.css_first("tr") for t in trees]
-        for each in trees:
-            remember_tree(each)
-    else:
-        remember_tree(tree)
-    return rows
-
-
-def _cells(row: Any) -> str:
-    return "".join(c.html or "" for c in select(row, "td, th"))
-
-
 def _containers(candidates: dict[tuple[Any, ...], list[Any]]) -> dict[tuple[Any, ...], int]:
     """For each kind, how many items of the other kinds its members hold (a list holds its items)."""
     kind_of = {m.mem_id: key for key, members in candidates.items() for m in members}
@@ -278,13 +206,13 @@ def _best(root: Any) -> list[Any]:
         if key not in runs:  # a kind that never repeats under one parent is not a listing
             continue
         papers = [m for m in members if _paper_like(m)]
-        items = [m for m in members if not _heading_row(m) and (m.tag != "tr" or _row_kind(m) != "names")]
+        items = [m for m in members if not _heading_row(m) and (m.tag != "tr" or row_kind(m) != "names")]
         if not papers or len(papers) < 0.5 * len(items):
             continue
         if members[0].tag == "tr":  # authors rows stay beside their title rows
             ids = {m.mem_id for m in papers}
             papers = [
-                m for m in members if m.mem_id in ids or (not _heading_row(m) and _row_kind(m) == "names")
+                m for m in members if m.mem_id in ids or (not _heading_row(m) and row_kind(m) == "names")
             ]
         candidates.setdefault(key, []).extend(papers)
         if len(papers) >= 2:
@@ -328,7 +256,7 @@ def _listing_entries(tree: Any, base: str | None, lang: str | None) -> list[tupl
     if not members or len(br) > 1.5 * len(members):
         return br
     headings = outlines(root, members, _heading_row)
-    rows = _joined_rows(members) if members[0].tag == "tr" else [(m, m) for m in members]
+    rows = joined_rows(members) if members[0].tag == "tr" else [(m, m) for m in members]
     columns = _columns(members) if members[0].tag == "tr" else None
     from bibconv.formats.listing.sites import Item, Locator
 
