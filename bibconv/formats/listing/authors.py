@@ -12,7 +12,7 @@ from bibconv.formats.listing.memo import per_item
 from bibconv.formats.listing.values import clean_space, plain_name
 from bibconv.model import Name
 
-__all__ = ["author_list", "authors_from_text", "looks_like_names"]
+__all__ = ["author_list", "authors_from_text", "looks_like_names", "never_names"]
 
 _NAME_WORD = re.compile(r"^-?(?:[^\W\d_][\w'’.\-]*|[^\W\d_]\.?)$")
 _LOWER_PARTICLES = frozenset(
@@ -207,3 +207,32 @@ def looks_like_names(text: str) -> bool:
         ):
             return False
     return not (len(pieces) == 1 and len(pieces[0].split()) == 1)
+
+
+# What splits a name list into pieces in looks_like_names, word by word: its separators, "and", the
+# conjunctions, and (affiliations, which it may drop) parentheses.
+_PIECE_BREAKS = frozenset(",;&、，()")
+_CONJUNCTION_WORDS = frozenset({"et", "und", "y", "e", "en", "och", "og", "és", "i", "и", "ja", "a"})
+_INNERMOST_GROUP = re.compile(r"\([^()]*\)")
+
+
+def never_names(head: str) -> bool:
+    """Whether no text that starts with the words of ``head`` (clean text that ends a word) reads as
+    names (:func:`looks_like_names`): seven words in a row that nothing splits (no separator, ``and``,
+    conjunction or parenthesis; a label's two words at the start not counted) make one piece longer
+    than any name. ``False`` (not known) for text holding TeX or not in NFC."""
+    if "\\" in head or "{" in head or "}" in head or not unicodedata.is_normalized("NFC", head):
+        return False
+    opened = head.rfind("(")
+    if opened > head.rfind(")"):  # a parenthesis the text may close later: its words may be an affiliation
+        head = head[:opened]
+    run = 0
+    for word in _INNERMOST_GROUP.sub(",", head).split()[2:]:
+        bare = _ELISION.sub("", word) if "'" in word or "’" in word else word
+        if _PIECE_BREAKS.isdisjoint(word) and bare not in _CONJUNCTION_WORDS and not _AND.search(bare):
+            run += 1
+            if run > 6:
+                return True
+        else:
+            run = 0
+    return False

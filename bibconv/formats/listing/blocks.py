@@ -25,6 +25,7 @@ from bibconv.formats.listing.citation import citation_entry
 from bibconv.formats.listing.common import (
     Entry,
     author_list,
+    byline_without_names,
     clean_space,
     looks_like_names,
     parse_byline,
@@ -191,9 +192,14 @@ def _block_entry(block: Any, hints: Hints, columns: dict[int, str] | None) -> En
     node, how = (by_role["title"], "column") if "title" in by_role else title_node(block)
     if node is not None and how == "heading" and _labels.SECTION.match(text_of(node)):
         return None  # a site's "Steering Committee" section, not a paper
-    entry = _structured(block, node, by_role, hints) if node is not None else None
-    if not by_role and (entry is None or not entry.authors):
-        entry = _as_citation(block, node, how, hints) or entry
+    # A block whose lines hold no byline names is read as a citation first: its structured reading,
+    # which gives way to the citation when it finds no authors, is then needed only if that fails.
+    cited_first = not by_role and node is not None and _without_byline_names(block, node, by_role)
+    entry = _as_citation(block, node, how, hints) if cited_first else None
+    if entry is None:
+        entry = _structured(block, node, by_role, hints) if node is not None else None
+        if not by_role and not cited_first and (entry is None or not entry.authors):
+            entry = _as_citation(block, node, how, hints) or entry
     if entry is None or (how == "bold" and not (entry.authors or entry.issued or entry.arxiv)):
         return None
     _links(entry, node, block, hints.base)
@@ -205,12 +211,7 @@ def _structured(block: Any, node: Any, by_role: dict[str, Any], hints: Hints) ->
     if not entry.title or _labels.CHROME.match(text_of(node)) or _labels.SECTION.match(text_of(node)):
         return None
     title_plain = text_of(node)
-    skipped = {text_of(cell) for role, cell in by_role.items() if role == "skip"}
-    lines = [
-        (t, links)
-        for t, links in line_links(block)
-        if t and t != title_plain and t not in title_plain and t not in skipped
-    ]
+    lines = _other_lines(block, node, by_role)
     used: set[str] = set()
     _authors(entry, block, by_role, used, hints)
     for text, _ in lines:
@@ -237,6 +238,25 @@ def _structured(block: Any, node: Any, by_role: dict[str, Any], hints: Hints) ->
     if title_plain.endswith(("...", "…")) and len(title_plain) > 40:
         facts.add(entry.extra, facts.TITLE_CUT_NOTE)
     return entry
+
+
+def _other_lines(block: Any, node: Any, by_role: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """The block's lines but its title's and the skipped columns', each with its links."""
+    title_plain = text_of(node)
+    skipped = {text_of(cell) for role, cell in by_role.items() if role == "skip"}
+    return [
+        (t, links)
+        for t, links in line_links(block)
+        if t and t != title_plain and t not in title_plain and t not in skipped
+    ]
+
+
+def _without_byline_names(block: Any, node: Any, by_role: dict[str, Any]) -> bool:
+    """Whether no line of the block gives :func:`_structured` authors (no authors label, no byline names)."""
+    return all(
+        _labels.strip_label(_labels.AUTHORS, text) is None and byline_without_names(text)
+        for text, _ in _other_lines(block, node, by_role)
+    )
 
 
 def _authors(entry: Entry, block: Any, by_role: dict[str, Any], used: set[str], hints: Hints) -> None:

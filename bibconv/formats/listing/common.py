@@ -19,7 +19,7 @@ from bibconv import facts
 from bibconv.arxiv import as_published, without_implied
 from bibconv.dates import parse_date, search_date
 from bibconv.facts import MORE_AUTHORS_NOTE, TRUNCATED_NOTE
-from bibconv.formats.listing.authors import author_list, authors_from_text, looks_like_names
+from bibconv.formats.listing.authors import author_list, authors_from_text, looks_like_names, never_names
 from bibconv.formats.listing.memo import per_item
 from bibconv.formats.listing.values import clean_space, plain_name, rich_text, tex_ligatures
 from bibconv.languages import to_bcp47
@@ -32,6 +32,7 @@ __all__ = [
     "Entry",
     "author_list",
     "authors_from_text",
+    "byline_without_names",
     "clean_space",
     "looks_like_names",
     "parse_byline",
@@ -106,6 +107,19 @@ def parse_byline(text: str, lang: str | None = None, day_first: bool | None = No
     if not looks_like_names(authors_text):
         return None
     return Byline(authors_from_text(authors_text), date)
+
+
+def byline_without_names(text: str) -> bool:
+    """Whether :func:`parse_byline` surely reads no authors in ``text`` (``False``: it may). The names it
+    would take are the text before a date or year that ends the text; that date is found around a
+    four-digit number and starts at most four words before the first one, so the text up to there
+    is in any of them, and :func:`~bibconv.formats.listing.authors.never_names` tells whether that
+    start can read as names."""
+    text = clean_space(text)
+    year = _FOUR_DIGITS.search(text)
+    words = text.split(" ")
+    before = len(words) if year is None else text.count(" ", 0, year.start()) - 4
+    return before > 0 and never_names(" ".join(words[:before]) + " ")
 
 
 @dataclass

@@ -1,0 +1,90 @@
+"""The listing reader's shortcuts give what its general reading gives, on real pages and made-up text.
+
+A block whose lines cannot hold byline names is read as a citation first
+(``blocks._without_byline_names``), its structured reading skipped when the citation reads: the
+structured reading gives way to the citation whenever it finds no authors, and the test that it
+finds none (``authors.never_names``, ``common.byline_without_names``) must never say so wrongly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bibconv
+from bibconv.errors import ParseError
+from bibconv.formats.listing import blocks
+from bibconv.formats.listing.authors import looks_like_names, never_names
+from bibconv.formats.listing.common import byline_without_names, parse_byline
+from bibconv.formats.listing.dom import line_links, parse
+from tests.golden import FIXTURES
+from tests.tools import shared_root
+
+
+def _pages() -> list[Path]:
+    pages = sorted((FIXTURES / "html").rglob("*.html"))
+    root = shared_root()
+    if root is not None:
+        pages += sorted((root / "corpus").glob("html-*/*.html"))
+    return pages
+
+
+def _records(path: Path) -> list[bibconv.Record]:
+    try:
+        return bibconv.read(path, "html")
+    except ParseError:  # a page that holds no paper
+        return []
+
+
+@pytest.mark.parametrize("path", _pages(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_citations_read_first_give_the_same_records(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shortcut = _records(path)
+    monkeypatch.setattr(blocks, "_without_byline_names", lambda *_: False)
+    assert shortcut == _records(path)
+
+
+def _lines(path: Path) -> list[str]:
+    tree = parse(path.read_text(encoding="utf-8", errors="replace"))
+    lines: set[str] = set()
+    for node in tree.css("li, p, div, tr, td, dd, dt, article, section"):
+        lines.update(text for text, _ in line_links(node) if text)
+    return sorted(lines)
+
+
+@pytest.mark.parametrize("path", _pages(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_byline_names_where_none_are_said(path: Path) -> None:
+    for text in _lines(path):
+        byline = parse_byline(text) if byline_without_names(text) else None
+        assert byline is None or not byline.authors, text
+
+
+_WORDS = st.sampled_from(
+    ["Ann", "Lee", "B.", "Ray", "van", "der", "and", "et", "a", "d'a", "l'et", "of", "Deep", "Learning",
+     "(MIT)", "(Univ.", "Oxford)", "(", ")", ",", ";", "&", "Authors:", "by", "2019", "May", "12", "—",
+     "Müller", "Zoë", "and-or", "R&D", "Proc.", "In:"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(head=st.lists(_WORDS, max_size=14), tail=st.lists(_WORDS, max_size=8))
+def test_never_names_is_never_wrong(head: list[str], tail: list[str]) -> None:
+    text = " ".join(head + tail)
+    if never_names(" ".join(head) + " "):
+        assert not looks_like_names(text), text
+    if byline_without_names(text):
+        byline = parse_byline(text)
+        assert byline is None or not byline.authors, text
+
+
+def test_never_names_knows_titles_not_names() -> None:
+    assert never_names("Ann Lee and Bob Ray. A study of things in the world of ")
+    assert not never_names("Ann Lee, Bob Ray, Carl Day, Dan Fry, Eve Gold, Fay Hill, Gus Ivy ")
+    assert looks_like_names("Authors : Ann Lee Bob Ray Carl Day")  # the label is not a name
+    assert not never_names("Authors : Ann Lee Bob Ray Carl Day ")
+    assert not never_names("Ann Lee (University of the North in the far cold land of ")  # may close
+    assert not never_names("Ann Lee. A study of things in the {world} of many ")  # TeX: not known
+    assert byline_without_names("Ann Lee. A study of things in the world of cats. Nature 12(3), 2019")
+    assert not byline_without_names("Ann Lee, Bob Ray · 20 May 2019")
