@@ -101,15 +101,12 @@ def _heading_row(node: Any) -> bool:
 
 def _names_section(node: Any) -> bool:
     cells = select(node, "td, th")
-    text = text_of(node)
     if all(c.tag == "th" for c in cells):
         return True
+    if len(cells) != 1 or len(text_of(node).split()) > 8:
+        return False
     words = " ".join(classes(node)).lower()
-    return (
-        len(cells) == 1
-        and len(text.split()) <= 8
-        and ("title" in words or "head" in words or "section" in words)
-    )
+    return "title" in words or "head" in words or "section" in words
 
 
 def _in_page_links_only(node: Any, text: str) -> bool:
@@ -139,8 +136,9 @@ def _reads_as_paper(node: Any) -> bool:
     if title is None:
         cited = len(text) >= 30 and _CITATION_START.match(text) is not None
         return cited and parse_citation(text) is not None
-    link_text = sum(len(text_of(a)) for a in select(node, "a"))
-    return link_text < 0.95 * len(text) or len(text) >= 120 or len(select(node, "a")) == 1
+    links = select(node, "a")
+    link_text = sum(len(text_of(a)) for a in links)
+    return link_text < 0.95 * len(text) or len(text) >= 120 or len(links) == 1
 
 
 def _groups(root: Any) -> Iterator[tuple[tuple[Any, ...], list[Any]]]:

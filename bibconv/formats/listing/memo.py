@@ -9,9 +9,8 @@ for the page (:func:`item_memory`, remembered by element), so the answers serve 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
+from contextvars import ContextVar, Token
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
@@ -27,15 +26,22 @@ def item_memory(_: Any = None) -> dict[tuple[Any, ...], Any]:
     return {}
 
 
-@contextmanager
-def one_item(memory: dict[tuple[Any, ...], Any] | None = None) -> Iterator[None]:
+class one_item:  # noqa: N801 (a context manager, named as it reads: ``with one_item():``)
     """Within the block, functions marked :func:`per_item` remember their answers (in ``memory``,
-    the memory of an item read before, when given)."""
-    token = _ITEM.set(memory if memory is not None else {})
-    try:
-        yield
-    finally:
-        _ITEM.reset(token)
+    the memory of an item read before, when given). A class rather than a generator: it is entered
+    for every item read, and for every question asked of an item."""
+
+    __slots__ = ("_memory", "_token")
+    _token: Token[dict[tuple[Any, ...], Any] | None]
+
+    def __init__(self, memory: dict[tuple[Any, ...], Any] | None = None) -> None:
+        self._memory = memory
+
+    def __enter__(self) -> None:
+        self._token = _ITEM.set(self._memory if self._memory is not None else {})
+
+    def __exit__(self, *_: object) -> None:
+        _ITEM.reset(self._token)
 
 
 def per_item(function: Callable[_P, _R]) -> Callable[_P, _R]:
@@ -47,7 +53,7 @@ def per_item(function: Callable[_P, _R]) -> Callable[_P, _R]:
         memory = _ITEM.get()
         if memory is None:
             return function(*args, **kwargs)
-        key = (function, args, *sorted(kwargs.items()))
+        key = (function, args, *sorted(kwargs.items())) if kwargs else (function, args)
         if key in memory:
             return memory[key]  # type: ignore[no-any-return]
         answer = memory[key] = function(*args, **kwargs)

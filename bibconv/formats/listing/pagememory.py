@@ -9,7 +9,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 __all__ = [
     "BLOCK_TAGS",
@@ -102,6 +102,14 @@ class PageMemory:
     def span(self, node: Any, tree: Any | None = None) -> tuple[int, int] | None:
         """Where the node's events are (in :attr:`kinds`, :attr:`values`); ``None``: not on the page.
         With ``tree`` (made from the page's), its elements are walked with the page's."""
+        starts = self.starts
+        if starts is None or tree is not None:
+            starts = self._walked(tree)
+        start = starts.get(node.mem_id)
+        return None if start is None else (start, self.ends[start])
+
+    def _walked(self, tree: Any | None) -> dict[int, int]:
+        """:attr:`starts`, the page walked on first use, and ``tree`` (if given) walked after it."""
         if self.starts is None:
             self.starts = {}
             if self.root is not None:
@@ -111,8 +119,7 @@ class PageMemory:
             self._index(tree.root)
             for query, found in self.found.items():
                 found.extend(self._opened(tree.root, query))
-        start = self.starts.get(node.mem_id)
-        return None if start is None else (start, self.ends[start])
+        return self.starts
 
     def _index(self, root: Any) -> None:
         assert self.starts is not None
@@ -139,8 +146,12 @@ class PageMemory:
         if found is None:  # the trees added are walked after the page: their positions follow its
             roots = [root for root in (self.root, *(tree.root for tree in self.trees)) if root is not None]
             found = self.found[query] = array("q", (p for root in roots for p in self._opened(root, query)))
+        low = bisect_left(found, span[0])
+        high = bisect_left(found, span[1], low)
+        if low == high:
+            return []
         values = self.values
-        return [values[p] for p in found[bisect_left(found, span[0]) : bisect_left(found, span[1])]]
+        return [values[p] for p in found[low:high]]
 
     def _opened(self, root: Any, query: str) -> list[int]:
         """Where the elements under ``root`` that ``query`` selects open, in page order."""
@@ -153,9 +164,9 @@ _MEMORY: ContextVar[PageMemory | None] = ContextVar("bibconv_page_memory", defau
 _T = TypeVar("_T")
 
 
-def page_memory() -> PageMemory | None:
-    """The memory of :func:`remembered_texts` in force, if any."""
-    return _MEMORY.get()
+page_memory: Callable[[], PageMemory | None] = _MEMORY.get
+"""The memory of :func:`remembered_texts` in force, if any (the context variable's own ``get``: it is
+asked for every element's text and query)."""
 
 
 @contextmanager
@@ -192,7 +203,7 @@ def remembered(node: Any, compute: Callable[[Any], _T]) -> _T:
     known = memory.facts.get(key)
     if known is None:
         known = memory.facts[key] = (node, compute(node))
-    return cast(_T, known[1])
+    return known[1]
 
 
 _SIMPLE = frozenset(
@@ -203,30 +214,20 @@ _SIMPLE = frozenset(
 once over the page."""
 
 
-def _memory_span(node: Any, query: str) -> tuple[PageMemory, tuple[int, int]] | None:
-    memory = _MEMORY.get()
-    if memory is None or query not in _SIMPLE:
-        return None
-    span = memory.span(node)
-    return None if span is None else (memory, span)
-
-
 def select(node: Any, query: str) -> list[Any]:
     """``node.css(query)`` (the node itself included, in page order); within :func:`remembered_texts`,
     for an element of the page and a query of :data:`_SIMPLE`, the page's elements selected once
     for all instead of the query compiled and run for every element asked."""
-    found = _memory_span(node, query)
-    if found is None:
-        return list(node.css(query))
-    memory, span = found
-    return memory.matching(span, query)
+    memory = _MEMORY.get()
+    if memory is not None and query in _SIMPLE and (span := memory.span(node)) is not None:
+        return memory.matching(span, query)
+    return list(node.css(query))
 
 
 def select_first(node: Any, query: str) -> Any | None:
     """``node.css_first(query)``, as :func:`select` finds it."""
-    found = _memory_span(node, query)
-    if found is None:
-        return node.css_first(query)
-    memory, span = found
-    elements = memory.matching(span, query)
-    return elements[0] if elements else None
+    memory = _MEMORY.get()
+    if memory is not None and query in _SIMPLE and (span := memory.span(node)) is not None:
+        elements = memory.matching(span, query)
+        return elements[0] if elements else None
+    return node.css_first(query)

@@ -63,12 +63,14 @@ def _with_joined_rows(joined: list[tuple[Any, Any, bool]]) -> list[tuple[Any, An
     """Each authors row's and title row's cells made one row, all in one table parsed once (and
     walked once with the page); what was read of the two rows serves the row they make."""
     pairs = [(shown, title) for title, shown, join in joined if join]
-    made = _made_rows([f"{_cells(names)}{_cells(title)}" for names, title in pairs])
-    for row, (names, title) in zip(made, pairs, strict=True):
+    cells = [f"{_cells(names)}{_cells(title)}" for names, title in pairs]
+    made = _made_rows(cells)
+    for row, (names, title), copied in zip(made, pairs, cells, strict=True):
         if row is not None:
             read = {**remembered(names, item_memory), **remembered(title, item_memory)}
             remember_as(row, item_memory, read)
-            _carry_title(row, names, title)
+            if row.html == f"<tr>{copied}</tr>":  # the cells parsed back as they were
+                _carry_title(row, names, title)
     rows = iter(made)
     return [((next(rows) or row) if join else row, shown) for row, shown, join in joined]
 
@@ -94,8 +96,8 @@ def _cells(row: Any) -> str:
 
 
 def _carry_title(row: Any, names: Any, title: Any) -> None:
-    """The joined ``row``'s title is the copy of the title row's, where nothing of the names row can
-    be one (no heading, no title found in it) and the copy is the title row's cells event for event.
+    """The joined ``row`` (the two rows' cells, parsed back as they were) has the copy of the title
+    row's title, where nothing of the names row can be one (no heading, no title found in it).
 
     Then :func:`title_node` would find it in the joined row as it found it in the title row: each
     of its steps (the first heading, a title class, the longest link, bold text, a cell) finds
@@ -106,39 +108,21 @@ def _carry_title(row: Any, names: Any, title: Any) -> None:
         return
     if select_first(names, _HEADINGS) is not None or title_node(names)[0] is not None:
         return
-    copied = _copied_elements(row, (names, title))
-    if copied is None:
-        return
-    made, originals = copied
     if found is None:
         known_title(row, (None, how))
         return
-    index = next((i for i, e in enumerate(originals) if e.mem_id == found.mem_id), None)
-    if index is not None:
-        known_title(row, (made[index], how))
-
-
-def _copied_elements(row: Any, sources: tuple[Any, ...]) -> tuple[list[Any], list[Any]] | None:
-    """The elements under the joined ``row`` and those of the ``sources`` rows' cells they copy, in
-    page order, when ``row``'s events are their cells' events (same kinds, tags and texts)."""
     memory = page_memory()
-    span = memory.span(row) if memory is not None else None
-    if memory is None or span is None:
-        return None
-    cells: list[tuple[int, int]] = []
-    for cell in (cell for source in sources for cell in select(source, "td, th")):
-        cell_span = memory.span(cell)
-        if cell_span is None or (cells and cell_span[0] < cells[-1][1]):  # a cell within a cell
-            return None
-        cells.append(cell_span)
-    kinds, values, pieces = memory.kinds, memory.values, memory.pieces
-    start, end = span[0] + 1, span[1] - 1  # without the row's own open and close
-    if kinds[start:end] != [k for a, b in cells for k in kinds[a:b]]:
-        return None
-    if pieces[start:end] != [p for a, b in cells for p in pieces[a:b]]:
-        return None
-    copy = [values[i] for i in range(start, end) if kinds[i] == "open"]
-    originals = [values[i] for a, b in cells for i in range(a, b) if kinds[i] == "open"]
-    if [e.tag for e in copy] != [e.tag for e in originals]:
-        return None
-    return copy, originals
+    if memory is None or not (_only_cells(names) and _only_cells(title)):
+        return
+    originals = [e for source in (names, title) for e in (memory.elements(source) or [source])[1:]]
+    copies = memory.elements(row) or []
+    index = next((i for i, e in enumerate(originals) if e.mem_id == found.mem_id), None)
+    if index is not None and len(copies) == len(originals) + 1 and copies[index + 1].tag == found.tag:
+        known_title(row, (copies[index + 1], how))
+
+
+def _only_cells(row: Any) -> bool:
+    """Whether the row's elements are its cells and what they hold, no cell within a cell (the
+    joined row copies the cells: then its elements are the two rows' but their own, in order)."""
+    children = [child.tag for child in row.iter()]
+    return len(children) == len(select(row, "td, th")) and all(t in ("td", "th") for t in children)
