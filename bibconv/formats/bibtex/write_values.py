@@ -18,11 +18,16 @@ from bibconv.formats.bibtex.safety import NEWLINES_RE, braces_ok, protect, safe
 from bibconv.latex.allow import disallowed, tex_allowed
 from bibconv.memo import ROOM, SHORT, memo_with_warnings
 
-__all__ = ["encode", "kind_tex", "plain", "raw_value"]
+__all__ = ["encode", "kind_tex", "plain", "raw_value", "title_tex"]
 
 Warn = Callable[[str], None]
 
 _EN_DASH_RE = re.compile(r"(?<![-–])–(?![-–])")
+# What may make a title's TeX other than the title: a character that is not printable ASCII (encoded,
+# or a line end made a space), a character :func:`latex.encode` may escape or join (``-``, ``'``, ``&``,
+# ``<``…), TeX, and a capital after a word's first character (which :func:`latex.protect_case`
+# braces). A title without any is its own TeX in every mode but ``all``.
+_TITLE_WORK_RE = re.compile(r"[^\x20-\x7e]|[-`'!?&%$#_{}~^\\<]|\S[A-Z]")
 
 
 @memo_with_warnings(maxsize=ROOM)
@@ -61,11 +66,18 @@ def kind_tex(kind: str, value: str, ascii_only: bool, known: frozenset[str], mod
     """A value of a row's ``kind`` that is written as TeX of its own kind: ``title`` (case protected
     in ``mode``), ``plain``, ``pages`` (``--``) or ``paragraphs`` (``\\par`` between them)."""
     if kind == "title":
-        tex = latex.encode(value, ascii=ascii_only, warn=warn, allowed=known)  # titles seldom repeat
-        return protect(safe(tex), mode)
+        if mode != "all" and _TITLE_WORK_RE.search(value) is None:
+            return value  # what title_tex gives (tests/formats/bibtex/test_write_values.py)
+        return title_tex(value, ascii_only, known, mode, warn)
     if kind == "plain":
         return plain(value, ascii_only, known, warn)
     if kind == "pages":
         return _EN_DASH_RE.sub("--", safe(encode(value, ascii_only, known, warn)))
     # paragraphs, as Better BibTeX writes them
     return " \\par ".join(safe(encode(p, ascii_only, known, warn)) for p in value.split("\n") if p.strip())
+
+
+def title_tex(value: str, ascii_only: bool, known: frozenset[str], mode: str, warn: Warn) -> str:
+    """A title as TeX on one line, its case protected in ``mode``."""
+    tex = latex.encode(value, ascii=ascii_only, warn=warn, allowed=known)  # titles seldom repeat
+    return protect(safe(tex), mode)
