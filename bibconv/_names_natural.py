@@ -37,6 +37,7 @@ from bibconv import latex
 from bibconv.memo import SHORT
 from bibconv.model import Name
 from bibconv.names_cjk import split_unspaced
+from bibconv.patterns import led_by
 
 __all__ = ["parse_name", "split_name_list"]
 
@@ -66,15 +67,18 @@ _COLLECTIVE_RE = re.compile(
 )
 # A run of spaces is taken only from its start, ``(?<!\s)\s++``: a search that tried it from
 # every space in it would take quadratic time on long runs.
-_ET_AL_RE = re.compile(
-    r"(?:(?:,|(?<!\s))\s*+(?:et\.?\s+al\.?|and\s+others|et\s+autres|u\.\s*a\.)\s*)$", re.IGNORECASE
+_ET_AL_RE = led_by(
+    r"[\s,eau]",
+    r"(?:(?:,|(?<!\s))\s*+(?:et\.?\s+al\.?|and\s+others|et\s+autres|u\.\s*a\.)\s*)$",
+    re.IGNORECASE,
 )
 # ``and`` joins names in lower or upper case; ``And`` is a name (Danish), as in ``Anders And``.
-_LIST_SPLIT_RE = re.compile(
+_LIST_SPLIT_RE = led_by(
+    r"[\s,&aA]",
     r"(?:(?<!\s)\s++)?,\s*(?:(?:and|AND)\s+|&\s*)?|(?<!\s)\s++(?:and|AND)\s+|(?:(?<!\s)\s++)?&\s*"
-    r"|(?<=.)(?:(?<!\s)\s++)?\b(?:and|AND)\s+"
+    r"|(?<=.)(?:(?<!\s)\s++)?\b(?:and|AND)\s+",
 )
-_AND_SPLIT_RE = re.compile(r"(?<!\s)\s++(?:and|AND)\s+|(?:(?<!\s)\s++)?&\s*")
+_AND_SPLIT_RE = led_by(r"[\s&]", r"(?<!\s)\s++(?:and|AND)\s+|(?:(?<!\s)\s++)?&\s*")
 _INITIAL_RE = re.compile(r"^(?:[^\W\d_]{1,2}\.-?)+$")
 _INITIALS_RE = re.compile(r"^(?:[A-Z\u00c0-\u024f][a-z]?+\.?+\s*+-?+\s*+)++$")
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from bibconv.date_words import DATE_LOCALES, FILLERS, SEASON_WORDS, month_of, normalised, weekdays
 from bibconv.model.date import Date, valid_date_part
+from bibconv.patterns import led_by
 
 __all__ = ["DATE_LOCALES", "date_from_csl", "day_first_in", "parse_date", "search_date"]
 
@@ -182,7 +183,7 @@ def _parse(text: str, lang: str | None, day_first: bool | None, words: bool) -> 
     return found if found is not None or not words else _words(without_time, language)
 
 
-_AMBIGUOUS = re.compile(r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?![\d/.-])")
+_AMBIGUOUS = led_by(r"\d", r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?![\d/.-])")
 # What every match of _AMBIGUOUS holds; starting with a digit, it is looked for a character class at a
 # time (a page without one is not searched position by position for _AMBIGUOUS's lookbehind).
 _AMBIGUOUS_SHAPE = re.compile(r"\d[/.-]\d{1,2}[/.-]\d{4}")

@@ -11,6 +11,7 @@ from dataclasses import replace
 from bibconv.formats.listing.memo import per_item
 from bibconv.formats.listing.values import clean_space, plain_name
 from bibconv.model import Name
+from bibconv.patterns import led_by
 
 __all__ = ["author_list", "authors_from_text", "looks_like_names", "never_names"]
 
@@ -57,7 +58,7 @@ def _without_affiliations(text: str) -> str:
 
 
 # Spaces are taken from the start of their run only (``(?<!\s)\s++``): linear under search.
-_CONJUNCTIONS = re.compile(r"(?<!\s)\s++(?:et|und|y|e|en|och|og|és|i|и|ja|a)\s+(?=\S)")
+_CONJUNCTIONS = led_by(r"\s", r"(?<!\s)\s++(?:et|und|y|e|en|och|og|és|i|и|ja|a)\s+(?=\S)")
 
 
 def _split(text: str) -> list[Name]:

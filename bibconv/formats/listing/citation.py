@@ -18,26 +18,30 @@ from bibconv.dates import search_date
 from bibconv.formats.listing.common import Entry, author_list, clean_space, looks_like_names
 from bibconv.formats.listing.memo import per_item
 from bibconv.model import Arxiv, Date, Name
+from bibconv.patterns import led_by
 
 __all__ = ["Citation", "parse_citation"]
 
 _NUMBERING = re.compile(r"^\s*(?:\[[\w+.-]{1,12}\]|\(\d{1,4}\)|\d{1,4}[.)])\s+")
 # A sentence ends at ". ", "? ", "! " unless the word before the period is an initial or
 # a common abbreviation.
-_END = re.compile(r"(?<=[.?!])[\"'”’)]?\s+(?=[\"'“‘(]?[^\s\W_]|\d)|[.?!]\s*$")
+_END = led_by(r"[\"'”’)\s.?!]", r"(?<=[.?!])[\"'”’)]?\s+(?=[\"'“‘(]?[^\s\W_]|\d)|[.?!]\s*$")
 _NOT_END = re.compile(
     r"(?:\b|^)(?:[A-Z]|[A-Z][a-z]?\.-?[A-Z]|Ch|Th|Ph|Jr|Sr|St|Dr|Mr|Mrs|Ms|Prof|al|vol|Vol|no|No|pp|ed|eds|Eds|"
     r"Proc|Conf|Int|Intl|Int'l|Trans|J|Symp|Comput|Sci|Eng|Univ|Dept|Lett|Rev|Phys|Math|Inf|"
     r"Syst|Appl|Mach|Learn|Res|Nat|Natl|Adv|Ann|Assoc|Soc|vs|etc|e\.g|i\.e|cf|Fig|Sec|Eq)\.$"
 )
-_DOI = re.compile(
-    r"\b(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>.,;)\]])", re.IGNORECASE
+_DOI = led_by(
+    r"[dh1]",
+    r"\b(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>.,;)\]])",
+    re.IGNORECASE,
 )
-_ARXIV = re.compile(
+_ARXIV = led_by(
+    "a",
     r"\barxiv(?:\.org/(?:abs|pdf)/|\s*:\s*|\s+(?:preprint\s+)?(?:arxiv:)?)(\d{4}\.\d{4,5}|[a-z.-]+/\d{7})(v\d+)?",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?<![\d./-])((?:19|20)\d\d)[a-z]?(?![\d/-]|\.\d)")
+_YEAR = led_by("[12]", r"(?<![\d./-])((?:19|20)\d\d)[a-z]?(?![\d/-]|\.\d)")
 _PAREN_YEAR = re.compile(r"^\s*\(((?:19|20)\d\d)[a-z]?\)\s*[.,:]?\s*")
 _IN = re.compile(r"^\s*(?:in\s*:?|in:|dans|en)\s+", re.IGNORECASE)
 _PAGES = re.compile(r"\b(?:pp?\.|pages?|S\.)\s*(\d+\s*[-–—]+\s*\d+|\d+)", re.IGNORECASE)
@@ -46,7 +50,8 @@ _VOLUME_ISSUE = re.compile(
 )
 _VOLUME_PAGES = re.compile(r"\b(\d{1,4})\s*:\s*(\d+(?:\s*[-–]+\s*\d+)?)\b")
 _VOLUME_WORD = re.compile(r"\b(?:vol\.?|volume)\s*(\d+)", re.IGNORECASE)
-_VENUE_STOP = re.compile(
+_VENUE_STOP = led_by(
+    r"[,\s]",
     r",\s*(?=(?:vol\.?|volume|no\.|pp?\.|pages?|\d|(?:19|20)\d\d|[A-Z][a-z]+\s+(?:19|20)\d\d))"
     r"|(?<!\s)\s++\d{1,4}(?=\s*+[(:,]|\s*+$)",
     re.IGNORECASE,
@@ -58,10 +63,12 @@ _CONFERENCE = re.compile(
 )
 _JOURNAL = re.compile(r"(?i:\b(?:journal|transactions|letters|review|magazine|annals|bulletin)\b)|^J\.\s")
 # Runs of spaces are taken from their start only, ``(?<!\s)\s++``: linear under search.
-_ET_AL_END = re.compile(
-    r"(?<![\s,])[\s,]*+\b(?:et\.?\s+al\.?|and\s+others)\s*$|(?:,|(?<!\s))\s*+\(?\beds?\.?\)?$", re.IGNORECASE
+_ET_AL_END = led_by(
+    r"[\s,(ea]",
+    r"(?<![\s,])[\s,]*+\b(?:et\.?\s+al\.?|and\s+others)\s*$|(?:,|(?<!\s))\s*+\(?\beds?\.?\)?$",
+    re.IGNORECASE,
 )
-_THESIS = re.compile(r"\b(?:thesis|dissertation|tesi|thèse|doktorarbeit|dissertação)\b", re.IGNORECASE)
+_THESIS = led_by("[td]", r"\b(?:thesis|dissertation|tesi|thèse|doktorarbeit|dissertação)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,83 @@
+"""Patterns led by the characters their matches start with (``bibconv.patterns.led_by``) find exactly
+what their plain forms find: on the text of real pages and on made-up text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bibconv import _names_natural, dates
+from bibconv.formats.listing import authors, citation
+from bibconv.formats.listing.dom import parse, text_of
+from tests.golden import FIXTURES
+from tests.tools import shared_root
+
+LED = {
+    "_names_natural._ET_AL_RE": _names_natural._ET_AL_RE,
+    "_names_natural._LIST_SPLIT_RE": _names_natural._LIST_SPLIT_RE,
+    "_names_natural._AND_SPLIT_RE": _names_natural._AND_SPLIT_RE,
+    "dates._AMBIGUOUS": dates._AMBIGUOUS,
+    "authors._CONJUNCTIONS": authors._CONJUNCTIONS,
+    "citation._END": citation._END,
+    "citation._DOI": citation._DOI,
+    "citation._ARXIV": citation._ARXIV,
+    "citation._YEAR": citation._YEAR,
+    "citation._VENUE_STOP": citation._VENUE_STOP,
+    "citation._ET_AL_END": citation._ET_AL_END,
+    "citation._THESIS": citation._THESIS,
+}
+_LEAD = re.compile(r"^\(\?=(\[(?:\\.|[^\]\\])*\]|\\.|[^\[\\])\)\(\?:(?P<plain>.*)\)$", re.DOTALL)
+
+
+def _plain(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    match = _LEAD.match(pattern.pattern)
+    assert match, pattern.pattern
+    return re.compile(match.group("plain"), pattern.flags)
+
+
+def _found(pattern: re.Pattern[str], text: str) -> list[tuple[tuple[int, int], tuple[str | None, ...]]]:
+    return [(m.span(), m.groups()) for m in pattern.finditer(text)]
+
+
+def _texts() -> list[str]:
+    pages = sorted((FIXTURES / "html" / "read").rglob("*.html"))
+    root = shared_root()
+    if root is not None:
+        pages += sorted((root / "corpus").glob("html-*/*.html"))
+    texts: list[str] = []
+    for page in pages:
+        tree = parse(page.read_text(encoding="utf-8", errors="replace"))
+        texts.append(text_of(tree.body))
+        texts.extend(text_of(node) for node in tree.css("li, p, tr, dd, dt, td"))
+    return texts
+
+
+@pytest.fixture(scope="module")
+def texts() -> list[str]:
+    return _texts()
+
+
+@pytest.mark.parametrize("name", sorted(LED))
+def test_led_patterns_find_what_plain_ones_find_on_real_text(name: str, texts: list[str]) -> None:
+    led, plain = LED[name], _plain(LED[name])
+    for text in texts:
+        assert _found(led, text) == _found(plain, text), text[:200]
+        assert led.split(text) == plain.split(text)
+
+
+_CHARS = st.sampled_from(
+    [*" \t\n,;&.:-/()[]\"'’”“?!aAeEuUdDhHtTiNn12090x", "and ", "AND ", "et al.", "eds.", "and others",
+     "et autres", "u. a.", "10.1234/", "https://doi.org/", "arXiv:", "arxiv.org/abs/", "doi:", "2019", "1999",
+     "12/03/2016", "(2019)", "vol.", "pp.", "thesis", "Dissertation", "tesi", "thèse", "Doktorarbeit"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(_CHARS, max_size=40))
+def test_led_patterns_find_what_plain_ones_find_on_made_up_text(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    for led in LED.values():
+        assert _found(led, text) == _found(_plain(led), text), text
