@@ -82,6 +82,7 @@ class Citation:
     year: int | None
 
 
+@per_item
 def _sentence_ends(text: str, start: int = 0) -> list[int]:
     """Offsets just after each sentence end in ``text`` from ``start``."""
     ends: list[int] = []
@@ -119,6 +120,8 @@ def _names(text: str) -> bool:
 
 def _names_with_year(head: str) -> str | None:
     """``Authors (2019)`` → ``Authors``; ``None`` when ``head`` is not that."""
+    if not head.endswith((")", ")\n")):  # what the pattern's closing ``\)$`` needs
+        return None
     match = re.match(r"^(?P<names>.+?)(?:(?<!\s)|(?<=^\s))\s*+\(\s*+(?:19|20)\d\d[a-z]?\s*+\)$", head)
     return match.group("names") if match and looks_like_names(match.group("names")) else None
 
@@ -152,7 +155,7 @@ def parse_citation(
     text: str, title_hint: str | None = None, venue_hint: str | None = None
 ) -> Citation | None:
     """Authors, title, venue and year of a free-text citation; ``None`` when it does not start with names."""
-    text = clean_space(_NUMBERING.sub("", text))
+    text = _plain_citation(text)
     if len(text) < 20 or len(text) > 5000:
         return None
     hint_at = text.find(title_hint) if title_hint and len(title_hint) >= 4 else -1
@@ -173,17 +176,10 @@ def parse_citation(
             return None
         names_text, venue = after[:end].strip().rstrip(".:"), after[end:]
     else:
-        end = _authors_end(text)
-        if end is None:
+        leading = _leading_names(text)
+        if leading is None:
             return None
-        names_text = text[:end].strip().rstrip(".:")
-        rest = text[end:]
-        paren = _PAREN_YEAR.match(rest)
-        if paren:
-            year, rest = int(paren.group(1)), rest[paren.end() :]
-        elif (stripped := _names_with_year(names_text)) is not None:
-            year = int(re.findall(r"(?:19|20)\d\d", names_text)[-1])
-            names_text = stripped
+        names_text, rest, year = leading
         title, venue = _split_title(rest, venue_hint)
     names_text = _PAREN_YEAR.sub("", names_text).strip()
     authors, more = author_list(names_text)
@@ -195,6 +191,28 @@ def parse_citation(
         years = _YEAR.findall(venue)
         year = int(years[-1]) if years else None
     return Citation(authors, more, title, venue, year)
+
+
+@per_item
+def _plain_citation(text: str) -> str:
+    """The citation's text on one line, without its number (``[12]``, ``3.``)."""
+    return clean_space(_NUMBERING.sub("", text))
+
+
+@per_item
+def _leading_names(text: str) -> tuple[str, str, int | None] | None:
+    """The name list a citation starts with, the text after it, and the year in parentheses after
+    the names (``Authors (2019). Title…``, ``Authors. (2019) Title…``); ``None`` without names."""
+    end = _authors_end(text)
+    if end is None:
+        return None
+    names_text, rest, year = text[:end].strip().rstrip(".:"), text[end:], None
+    if paren := _PAREN_YEAR.match(rest):
+        year, rest = int(paren.group(1)), rest[paren.end() :]
+    elif (stripped := _names_with_year(names_text)) is not None:
+        year = int(re.findall(r"(?:19|20)\d\d", names_text)[-1])
+        names_text = stripped
+    return names_text, rest, year
 
 
 def _venue_fields(venue: str, entry: Entry) -> None:
