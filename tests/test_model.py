@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Iterator
 
 import pytest
 
+import bibconv
+from bibconv.errors import BibconvError
 from bibconv.model import Arxiv, Date, FrozenDict, Name, Record, SourceSpan
+from bibconv.model.frozen import EMPTY
+from bibconv.model.record import final_record
+from tests.golden import FIXTURES
 
 
 def test_record_is_immutable() -> None:
@@ -172,3 +178,73 @@ def test_span_renders_like_a_compiler() -> None:
 def test_empty_name_parts_are_no_parts() -> None:
     assert Name(family="Knuth", given="") == Name(family="Knuth")
     assert Name(literal="", family="X").literal is None
+
+
+def test_spans_and_arxiv_blocks_are_immutable_once_made() -> None:
+    """Each is filled as a twin class that takes plain stores, then is of its own class again."""
+    span, arxiv = SourceSpan("a.bib", 3, 4, reader="r"), Arxiv("2604.12345", 2, categories=("cs.LG",))
+    assert (type(span), type(arxiv)) == (SourceSpan, Arxiv)
+    assert (span.filename, span.line, span.column, span.index, span.reader, span.where) == (
+        "a.bib",
+        3,
+        4,
+        None,
+        "r",
+        None,
+    )
+    assert (arxiv.id, arxiv.version, arxiv.categories, arxiv.comment) == ("2604.12345", 2, ("cs.LG",), None)
+    for made in (
+        span,
+        arxiv,
+        Record(type="book"),
+        final_record("book", None, EMPTY, EMPTY, EMPTY, (), None, EMPTY, span),
+    ):
+        with pytest.raises(AttributeError, match="immutable"):
+            made.line = 9  # type: ignore[union-attr]
+        assert pickle.loads(pickle.dumps(made)) == made
+
+
+def _fixture_records() -> Iterator[Record]:
+    """Every record read from the fixtures' inputs (and goldens) that a reader can read."""
+    for path in sorted(FIXTURES.glob("*/read/**/*")):
+        if path.is_file() and path.suffix != ".md":
+            try:
+                yield from bibconv.read(path, strict=False)
+            except BibconvError:
+                continue
+
+
+def _form(record: Record) -> tuple[object, ...]:
+    """The class of each part of ``record`` (what the general constructor makes them)."""
+    names = {k: v.__class__ for k, v in record.names.items()}
+    parts = (record.fields, record.names, record.dates, record.keywords, record.extra)
+    return (type(record), *(part.__class__ for part in parts), names)
+
+
+def test_readers_records_are_what_the_general_constructor_makes() -> None:
+    """Readers that build records with ``final_record`` (the listing readers) give records equal to,
+    and in the same form as, what ``Record(…)`` makes of the same values as plain dicts and lists."""
+    records = list(_fixture_records())
+    assert len({r.origin.filename for r in records if r.origin}) > 150
+    assert len(records) > 1000
+    for record in records:
+        general = Record(
+            type=record.type,
+            id=record.id,
+            fields=dict(record.fields),
+            names={k: list(v) for k, v in record.names.items()},
+            dates=dict(record.dates),
+            keywords=list(record.keywords),
+            arxiv=record.arxiv,
+            extra=dict(record.extra),
+            origin=record.origin,
+            source=record.source,
+        )
+        final = final_record(*(getattr(record, name) for name in Record.__slots__))
+        for made in (general, final):
+            assert made == record
+            assert _form(made) == _form(record)
+            assert (made.origin, made.source) == (record.origin, record.source)
+        assert record.replace(id="k") == Record(
+            **{**{n: getattr(record, n) for n in Record.__slots__}, "id": "k"}
+        )

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import FrozenInstanceError
 from typing import Any, NoReturn, TypeVar
 
-__all__ = ["FrozenDict", "frozen", "immutable"]
+__all__ = ["EMPTY", "FrozenDict", "frozen", "immutable"]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -43,14 +43,15 @@ class FrozenDict(dict[K, V]):
         return f"FrozenDict({dict.__repr__(self)})"
 
 
-_EMPTY: FrozenDict[Any, Any] = FrozenDict()
+EMPTY: FrozenDict[Any, Any] = FrozenDict()
+"""The empty :class:`FrozenDict` that :func:`frozen` gives for every empty mapping."""
 
 
 def frozen(mapping: Mapping[K, V] | Iterable[tuple[K, V]] | None) -> FrozenDict[K, V]:
     """``mapping`` read-only: itself if it is a :class:`FrozenDict`, one shared empty one if it is empty."""
     if isinstance(mapping, FrozenDict):
         return mapping
-    return FrozenDict(mapping) if mapping else _EMPTY
+    return FrozenDict(mapping) if mapping else EMPTY
 
 
 def immutable(cls: type) -> None:
@@ -65,3 +66,4 @@ def immutable(cls: type) -> None:
 
     cls.__setattr__ = refuse  # type: ignore[method-assign]
     cls.__delattr__ = refuse  # type: ignore[method-assign,assignment]
+

@@ -9,10 +9,10 @@ from operator import attrgetter
 from typing import Any
 
 from bibconv.model.date import Date
-from bibconv.model.frozen import FrozenDict, frozen, immutable
+from bibconv.model.frozen import EMPTY, FrozenDict, frozen, immutable
 from bibconv.model.name import Name
 
-__all__ = ["Arxiv", "Record", "Source", "SourceSpan"]
+__all__ = ["Arxiv", "Record", "Source", "SourceSpan", "final_record"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,13 +44,16 @@ class SourceSpan:
         reader: str | None = None,
         where: str | None = None,
     ) -> None:
-        """As the dataclass's own, each slot set through its descriptor (one is made per record)."""
-        _span_filename(self, filename)
-        _span_line(self, line)
-        _span_column(self, column)
-        _span_index(self, index)
-        _span_reader(self, reader)
-        _span_where(self, where)
+        """As the dataclass's own, filled with plain stores as a :class:`_FillingSpan` (one per record)."""
+        span: Any = self
+        object.__setattr__(span, "__class__", _FillingSpan)
+        span.filename = filename
+        span.line = line
+        span.column = column
+        span.index = index
+        span.reader = reader
+        span.where = where
+        span.__class__ = SourceSpan
 
     def __str__(self) -> str:
         parts = [self.filename or "<input>"]
@@ -62,11 +65,6 @@ class SourceSpan:
             parts.append(f"item {self.index}")
         found = ", ".join(p for p in (self.reader, self.where) if p)
         return ":".join(parts) + (f" ({found})" if found else "")
-
-
-_span_filename, _span_line, _span_column, _span_index, _span_reader, _span_where = (
-    getattr(SourceSpan, name).__set__ for name in SourceSpan.__slots__
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,15 +98,19 @@ class Arxiv:
         comment: str | None = None,
         journal_ref: str | None = None,
     ) -> None:
-        """As the dataclass's own, each slot set through its descriptor (one is made per preprint read)."""
-        _arxiv_id(self, id)
-        _arxiv_version(self, version)
-        _arxiv_primary_class(self, primary_class)
-        _arxiv_categories(self, categories)
-        _arxiv_submitted(self, submitted)
-        _arxiv_updated(self, updated)
-        _arxiv_comment(self, comment)
-        _arxiv_journal_ref(self, journal_ref)
+        """As the dataclass's own, filled with plain stores as an :class:`_FillingArxiv` (one is made per
+        preprint read)."""
+        arxiv: Any = self
+        object.__setattr__(arxiv, "__class__", _FillingArxiv)
+        arxiv.id = id
+        arxiv.version = version
+        arxiv.primary_class = primary_class
+        arxiv.categories = categories
+        arxiv.submitted = submitted
+        arxiv.updated = updated
+        arxiv.comment = comment
+        arxiv.journal_ref = journal_ref
+        arxiv.__class__ = Arxiv
 
     @property
     def doi(self) -> str:
@@ -126,10 +128,6 @@ class Arxiv:
     @property
     def pdf_url(self) -> str:
         return f"https://arxiv.org/pdf/{self.versioned_id}"
-
-
-(_arxiv_id, _arxiv_version, _arxiv_primary_class, _arxiv_categories, _arxiv_submitted, _arxiv_updated,
- _arxiv_comment, _arxiv_journal_ref) = (getattr(Arxiv, name).__set__ for name in Arxiv.__slots__)
 
 
 _AS_GIVEN = frozenset({"type", "id", "arxiv", "origin", "source"})
@@ -192,17 +190,20 @@ class Record:
             from bibconv.record_changes import apply_variables
 
             fields, names, dates = apply_variables(fields or {}, names or {}, dates or {}, variables)
-        # Each slot set through its descriptor, looked up once for the class (Record's slots, below).
-        _put_type(self, type)
-        _put_id(self, id)
-        _put_fields(self, frozen(fields))
-        _put_names(self, frozen({k: tuple(v) for k, v in names.items()} if names else None))
-        _put_dates(self, frozen(dates))
-        _put_keywords(self, keywords if keywords.__class__ is tuple else tuple(keywords))
-        _put_arxiv(self, arxiv)
-        _put_extra(self, frozen(extra))
-        _put_origin(self, origin)
-        _put_source(self, source)
+        object.__setattr__(self, "__class__", _FilledRecord)  # filled as one (see final_record)
+        _FilledRecord.__init__(
+            self,
+            type,
+            id,
+            frozen(fields) if fields else EMPTY,
+            FrozenDict({k: tuple(v) for k, v in names.items()}) if names else EMPTY,
+            frozen(dates) if dates else EMPTY,
+            keywords if keywords.__class__ is tuple else tuple(keywords),
+            arxiv,
+            frozen(extra) if extra else EMPTY,
+            origin,
+            source,
+        )
 
     @property
     def title(self) -> str | None:
@@ -230,9 +231,7 @@ class Record:
         """A copy with the given attributes (``id=…``, ``fields=…``) or CSL variables (``title=…``,
         ``container_title=…``, ``author=[Name(…)]``, ``issued="2020-05"``; ``None`` removes one) changed."""
         if type(self) is Record and changes.keys() <= _AS_GIVEN:  # nothing to freeze: copy the slots
-            copy = object.__new__(Record)
-            for put, value in zip(_SLOT_SETTERS, _slot_values(self), strict=True):
-                put(copy, value)
+            copy: Record = _FilledRecord(*_slot_values(self))
             for name, value in changes.items():
                 object.__setattr__(copy, name, value)
             return copy
@@ -254,12 +253,6 @@ class Record:
 
 _slot_values = attrgetter(*Record.__slots__)
 """A record's slots in order, read at once."""
-_SLOT_SETTERS = tuple(getattr(Record, name).__set__ for name in Record.__slots__)
-"""What :meth:`Record.replace` sets each slot of its copy with (the slot itself: no attribute lookup)."""
-
-
-(_put_type, _put_id, _put_fields, _put_names, _put_dates, _put_keywords, _put_arxiv, _put_extra, _put_origin,
- _put_source) = _SLOT_SETTERS  # Record.__init__ sets each slot with its own
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,3 +287,63 @@ class Source:
 
 for _cls in (Arxiv, Record, SourceSpan, Source):
     immutable(_cls)
+
+
+class _FillingSpan(SourceSpan):
+    """What :class:`SourceSpan` fills a new span as: its slots take plain stores, a third of the cost
+    of a store through a slot's descriptor or ``object.__setattr__``; the span filled is made a
+    :class:`SourceSpan` again (``__class__``, which both classes' equal slots allow)."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
+class _FillingArxiv(Arxiv):
+    """What :class:`Arxiv` fills a new block as (see :class:`_FillingSpan`)."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
+class _FilledRecord(Record):
+    """A :class:`Record` of values in final form, taken as they are (see :data:`final_record`); the
+    object made is a :class:`Record`, filled with plain stores as this class (see :class:`_FillingSpan`)."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+    def __init__(
+        self: Any,
+        type: str,
+        id: str | None,
+        fields: FrozenDict[str, str],
+        names: FrozenDict[str, tuple[Name, ...]],
+        dates: FrozenDict[str, Date],
+        keywords: tuple[str, ...],
+        arxiv: Arxiv | None,
+        extra: FrozenDict[str, Any],
+        origin: SourceSpan | None,
+        source: Source | None = None,
+    ) -> None:
+        self.type = type
+        self.id = id
+        self.fields = fields
+        self.names = names
+        self.dates = dates
+        self.keywords = keywords
+        self.arxiv = arxiv
+        self.extra = extra
+        self.origin = origin
+        self.source = source
+        self.__class__ = Record
+
+
+final_record = _FilledRecord
+"""``final_record(type, id, fields, names, dates, keywords, arxiv, extra, origin, source=None)``: the
+:class:`Record` of values already in their final form, taken as they are: ``fields``, ``names``,
+``dates`` and ``extra`` :class:`FrozenDict` (:data:`~bibconv.model.frozen.EMPTY` when empty), name
+lists and ``keywords`` tuples. ``Record(…)`` makes them so from any mapping and iterable; this is
+for a reader that makes many records from values it builds in that form (a third of the cost)."""

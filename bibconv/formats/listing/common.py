@@ -23,7 +23,9 @@ from bibconv.formats.listing.authors import author_list, authors_from_text, look
 from bibconv.formats.listing.memo import per_item
 from bibconv.formats.listing.values import clean_space, plain_name, rich_text, tex_ligatures
 from bibconv.languages import to_bcp47
-from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
+from bibconv.model import Arxiv, Date, FrozenDict, Name, Record, SourceSpan
+from bibconv.model.frozen import EMPTY
+from bibconv.model.record import final_record
 
 __all__ = [
     "MORE_AUTHORS_NOTE",
@@ -38,6 +40,7 @@ __all__ = [
     "parse_byline",
     "plain_name",
     "rich_text",
+    "title_record",
 ]
 
 
@@ -167,17 +170,27 @@ class Entry:
             fields.setdefault("DOI", self.doi)
         if self.arxiv is not None:
             fields = without_implied(fields, self.arxiv, self.record_type, any_link=True)
-        record = Record(
-            type=_typed_by_venue(self.record_type, fields),
-            fields=fields,
-            names={"author": authors} if authors else {},
-            dates={"issued": self.issued} if self.issued else {},
-            keywords=tuple(dict.fromkeys(k for k in self.keywords if k)) if self.keywords else (),
-            arxiv=self.arxiv,
-            extra=extra,
-            origin=origin,
+        record = final_record(
+            _typed_by_venue(self.record_type, fields),
+            None,
+            FrozenDict(fields) if fields else EMPTY,
+            FrozenDict(author=authors) if authors else EMPTY,
+            FrozenDict(issued=self.issued) if self.issued else EMPTY,
+            tuple(dict.fromkeys(k for k in self.keywords if k)) if self.keywords else (),
+            self.arxiv,
+            FrozenDict(extra) if extra else EMPTY,
+            origin,
         )
         return record if self.arxiv is None else as_published(record)
+
+
+def title_record(title: str, origin: SourceSpan | None) -> Record:
+    """The record of an entry that is a title alone, as ``Entry(title=title).to_record(origin)``
+    makes it, built directly: a listing of bare titles makes one per line."""
+    rich = rich_text(title)
+    return final_record(
+        "article", None, FrozenDict(title=rich) if rich else EMPTY, EMPTY, EMPTY, (), None, EMPTY, origin
+    )
 
 
 _VENUE_TYPES = frozenset({"article-journal", "article-magazine", "article-newspaper", "paper-conference"})

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, ClassVar
 
 from bibconv.errors import ParseError
-from bibconv.formats.listing.common import Entry, clean_space, parse_byline
+from bibconv.formats.listing.common import Entry, clean_space, parse_byline, title_record
 from bibconv.formats.listing.text_layout import MARKER, Layout, family_of, indent_of
 from bibconv.model import Arxiv, Record
 from bibconv.registry import ReadContext, register
@@ -91,6 +91,8 @@ def _links(entry: Entry, line: str) -> bool:
 def _record(pending: _Pending, lang: str | None, ctx: ReadContext) -> Record | None:
     """The entry's record, or ``None`` when its text cannot be read (reported through ``ctx.fail``)."""
     try:
+        if not pending.attached and not pending.paragraphs:  # a title alone (rich text cleans its spaces)
+            return title_record(pending.title, ctx.span(pending.line))
         return _entry(pending, lang).to_record(ctx.span(pending.line))
     except ValueError as exc:  # TeX nested too deeply, a number too large
         ctx.fail(ParseError(str(exc), ctx.span(pending.line)))
@@ -98,9 +100,7 @@ def _record(pending: _Pending, lang: str | None, ctx: ReadContext) -> Record | N
 
 
 def _entry(pending: _Pending, lang: str | None) -> Entry:
-    """Title, byline and abstract of one entry."""
-    if not pending.attached and not pending.paragraphs:  # a title alone
-        return Entry(title=clean_space(pending.title))
+    """Title, byline and abstract of one entry that has more than a title."""
     entry = Entry(title=pending.title)
     attached = [ln for ln in pending.attached if not _links(entry, ln)]
     rest = [kept for p in pending.paragraphs if (kept := [ln for ln in p if not _links(entry, ln)])]

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 import bibconv
 from bibconv import facts
 from bibconv.errors import ReadError
-from bibconv.formats.listing.common import TRUNCATED_NOTE, parse_byline
+from bibconv.formats.listing.common import TRUNCATED_NOTE, Entry, clean_space, parse_byline, title_record
 from bibconv.formats.listing.text import TextListingReader
+from bibconv.model import Record, SourceSpan
 from tests.golden import FIXTURES, check_golden, golden, sample
 
 SEED = sample("text/seed-listing.txt")
@@ -236,3 +237,24 @@ def test_generated_listings_read_back(entries: list[tuple[str, list[str], object
         day.isoformat()
         for _, _, day in entries  # type: ignore[attr-defined]
     ]
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "T12345",
+        "  A   title\twith  spaces ",
+        "",
+        "Fish & <chips>",
+        r"Pau Rodr\'iguez and $\alpha$-entmax",
+        "{DNA} in the set {1, 2}",
+        "CROCI -- An analysis of ``things''",
+        "x" * 5000,
+    ],
+)
+def test_a_title_alone_is_the_record_an_entry_of_it_makes(title: str) -> None:
+    """The reader's direct route for an entry that is a title alone gives what the general one gives."""
+    span = SourceSpan("l.txt", 3)
+    fast, general = title_record(title, span), Entry(title=clean_space(title)).to_record(span)
+    assert fast == general
+    assert (type(fast), type(fast.fields), fast.origin) == (Record, type(general.fields), general.origin)
