@@ -32,10 +32,10 @@ from bibconv.formats.listing.common import (
 )
 from bibconv.formats.listing.dom import absolute, line_links, lines_of, remembered, rich_of, text_of
 from bibconv.formats.listing.memo import item_memory, one_item
-from bibconv.formats.listing.pagememory import remember_as, select, select_first
+from bibconv.formats.listing.pagememory import select, select_first
 from bibconv.model import Arxiv, Date
 
-__all__ = ["Hints", "block_entry", "classes", "known_title", "title_node"]
+__all__ = ["Hints", "block_entry", "classes", "title_node"]
 
 """The ``note`` of a record whose title the listing shows cut short (``…``)."""
 
@@ -93,11 +93,6 @@ def _person_card(node: Any) -> bool:
 def title_node(block: Any) -> tuple[Any | None, str]:
     """The element holding the block's title and how it was found."""
     return remembered(block, _find_title)
-
-
-def known_title(block: Any, found: tuple[Any | None, str]) -> None:
-    """Within the page's memory, :func:`title_node` of ``block`` is ``found`` (known another way)."""
-    remember_as(block, _find_title, found)
 
 
 def _find_title(block: Any) -> tuple[Any | None, str]:

@@ -23,6 +23,7 @@ from urllib.parse import SplitResult, urljoin, urlsplit
 from bibconv.formats.listing.common import clean_space
 from bibconv.formats.listing.pagememory import (
     BLOCK_TAGS,
+    PageMemory,
     page_memory,
     remember_as,
     remember_tree,
@@ -206,11 +207,16 @@ def events(node: Any) -> Iterator[tuple[str, Any]]:
 
 
 def line_links(node: Any) -> list[tuple[str, list[str]]]:
-    """The node's text as lines, each with the ``href`` of the links on it.
+    """The node's text as lines, each with the ``href`` of the links on it (never to be changed by
+    the caller: within :func:`remembered_texts`, the lines of an element are found once).
 
     Block elements and ``<br>`` end lines; a ``<br>`` on an empty line gives one empty line
     (a paragraph break in ``<br>``-separated text).
     """
+    return remembered(node, _line_links)
+
+
+def _line_links(node: Any) -> list[tuple[str, list[str]]]:
     lines: list[tuple[str, list[str]]] = []
     current: list[str] = []
     links: list[str] = []
@@ -255,9 +261,64 @@ def text_of(node: Any | None) -> str:
     known = memory.texts.get(node.mem_id)
     if known is None:
         span = memory.span(node)
-        text = clean_space("".join(memory.pieces[span[0] : span[1]])) if span else _text(node)
+        text = _span_text(memory, *span) if span else _text(node)
         known = memory.texts[node.mem_id] = (node, text)
     return known[1]
+
+
+_WRAPPER = 2000  # events: an element this large may be a wrapper around one block of the page
+_CHILDREN_LOOKED_AT = 16
+_LEVELS = 32  # wrappers made at once: each copies the text, so a page nested deep is not copied at each level
+
+
+def _span_text(memory: PageMemory, start: int, end: int) -> str:
+    """The text of an element's events, ``start`` to ``end``. A large element that holds one block
+    element and little else (a page's wrappers: ``body``, a layout table's row and cell) is that
+    block's text with the little around it: its words, as its own would be, without the whole text
+    collapsed again at every level (the wrappers within are found in turn, without recursion)."""
+    pieces, texts, values = memory.pieces, memory.texts, memory.values
+    levels: list[tuple[int, int, int, int]] = []  # each wrapper's events and its block's, outermost first
+    text: str | None = None
+    while (
+        end - start > _WRAPPER
+        and len(levels) < _LEVELS
+        and (block := _one_block_child(memory, start, end)) is not None
+    ):
+        levels.append((start, end, *block))
+        start, end = block
+        if (known := texts.get(values[start].mem_id)) is not None:
+            text = known[1]
+            break
+    if text is None:
+        text = clean_space("".join(pieces[start:end]))
+        if levels:
+            texts[values[start].mem_id] = (values[start], text)
+    for level in range(len(levels) - 1, -1, -1):  # the block's events open and close with a space
+        outer, outer_end, inner, inner_end = levels[level]
+        before, after = (
+            clean_space("".join(pieces[outer:inner])),
+            clean_space("".join(pieces[inner_end:outer_end])),
+        )
+        text = " ".join(part for part in (before, text, after) if part)
+        if level:
+            texts[values[outer].mem_id] = (values[outer], text)
+    return text
+
+
+def _one_block_child(memory: PageMemory, start: int, end: int) -> tuple[int, int] | None:
+    """The span of the block element among the first children of the element at ``start`` that
+    holds most of its events; ``None`` when none does."""
+    kinds, ends, pieces = memory.kinds, memory.ends, memory.pieces
+    index, looked = start + 1, 0
+    while index < end - 1 and looked < _CHILDREN_LOOKED_AT:
+        if kinds[index] == "open":
+            after = ends[index]
+            if pieces[index] == " " and after - index > 0.9 * (end - start):
+                return index, after
+            index, looked = after, looked + 1
+        else:
+            index += 1
+    return None
 
 
 def _text(node: Any) -> str:

@@ -3,8 +3,7 @@
 A row is ``names`` when its cells hold only names (and numbers), ``title`` when it has a title
 (:func:`~bibconv.formats.listing.blocks.title_node`). Where such pairs make most of a table's rows,
 each pair's cells become one row of a table parsed once for all, which is read like any row; what
-was found about the two rows serves the row they make (their item memories, and the title, found
-in the title row, carried to its copy in the joined row).
+was found about the two rows' texts serves the row they make (their item memories).
 """
 
 from __future__ import annotations
@@ -12,15 +11,13 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from bibconv.formats.listing.blocks import known_title, title_node
+from bibconv.formats.listing.blocks import title_node
 from bibconv.formats.listing.common import looks_like_names
 from bibconv.formats.listing.dom import parse, remember_as, remember_tree, remembered, text_of
 from bibconv.formats.listing.memo import item_memory, one_item
-from bibconv.formats.listing.pagememory import page_memory, select, select_first
+from bibconv.formats.listing.pagememory import select
 
 __all__ = ["joined_rows", "row_kind"]
-
-_HEADINGS = "h1, h2, h3, h4, h5, h6"
 
 
 def row_kind(row: Any) -> str:
@@ -63,14 +60,11 @@ def _with_joined_rows(joined: list[tuple[Any, Any, bool]]) -> list[tuple[Any, An
     """Each authors row's and title row's cells made one row, all in one table parsed once (and
     walked once with the page); what was read of the two rows serves the row they make."""
     pairs = [(shown, title) for title, shown, join in joined if join]
-    cells = [f"{_cells(names)}{_cells(title)}" for names, title in pairs]
-    made = _made_rows(cells)
-    for row, (names, title), copied in zip(made, pairs, cells, strict=True):
+    made = _made_rows([f"{_cells(names)}{_cells(title)}" for names, title in pairs])
+    for row, (names, title) in zip(made, pairs, strict=True):
         if row is not None:
             read = {**remembered(names, item_memory), **remembered(title, item_memory)}
             remember_as(row, item_memory, read)
-            if row.html == f"<tr>{copied}</tr>":  # the cells parsed back as they were
-                _carry_title(row, names, title)
     rows = iter(made)
     return [((next(rows) or row) if join else row, shown) for row, shown, join in joined]
 
@@ -93,36 +87,3 @@ def _made_rows(cells: list[str]) -> list[Any | None]:
 
 def _cells(row: Any) -> str:
     return "".join(c.html or "" for c in select(row, "td, th"))
-
-
-def _carry_title(row: Any, names: Any, title: Any) -> None:
-    """The joined ``row`` (the two rows' cells, parsed back as they were) has the copy of the title
-    row's title, where nothing of the names row can be one (no heading, no title found in it).
-
-    Then :func:`title_node` would find it in the joined row as it found it in the title row: each
-    of its steps (the first heading, a title class, the longest link, bold text, a cell) finds
-    nothing in the names row's cells, and the title row's own element (``tr``) is not copied.
-    """
-    found, how = title_node(title)
-    if found is not None and found.mem_id == title.mem_id:
-        return
-    if select_first(names, _HEADINGS) is not None or title_node(names)[0] is not None:
-        return
-    if found is None:
-        known_title(row, (None, how))
-        return
-    memory = page_memory()
-    if memory is None or not (_only_cells(names) and _only_cells(title)):
-        return
-    originals = [e for source in (names, title) for e in (memory.elements(source) or [source])[1:]]
-    copies = memory.elements(row) or []
-    index = next((i for i, e in enumerate(originals) if e.mem_id == found.mem_id), None)
-    if index is not None and len(copies) == len(originals) + 1 and copies[index + 1].tag == found.tag:
-        known_title(row, (copies[index + 1], how))
-
-
-def _only_cells(row: Any) -> bool:
-    """Whether the row's elements are its cells and what they hold, no cell within a cell (the
-    joined row copies the cells: then its elements are the two rows' but their own, in order)."""
-    children = [child.tag for child in row.iter()]
-    return len(children) == len(select(row, "td, th")) and all(t in ("td", "th") for t in children)
