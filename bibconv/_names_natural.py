@@ -79,6 +79,7 @@ _LIST_SPLIT_RE = led_by(
     r"|(?<=.)(?:(?<!\s)\s++)?\b(?:and|AND)\s+",
 )
 _AND_SPLIT_RE = led_by(r"[\s&]", r"(?<!\s)\s++(?:and|AND)\s+|(?:(?<!\s)\s++)?&\s*")
+_NO_NAME = Name()  # what an empty part of a list parses to
 _INITIAL_RE = re.compile(r"^(?:[^\W\d_]{1,2}\.-?)+$")
 _INITIALS_RE = re.compile(r"^(?:[A-Z\u00c0-\u024f][a-z]?+\.?+\s*+-?+\s*+)++$")
 
@@ -248,7 +249,7 @@ def split_name_list(text: str) -> list[Name]:
         names = _split_commas(text)
     if others:
         names.append(Name(literal="others"))
-    return [n for n in names if n != Name()]
+    return [n for n in names if n != _NO_NAME]
 
 
 def _family_first_walk(segs: list[str]) -> tuple[list[Name], bool] | None:

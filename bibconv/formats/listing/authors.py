@@ -171,6 +171,8 @@ _AND = re.compile(r"\band\b")
 def _long_piece(text: str) -> bool:
     """Whether one of the pieces :func:`looks_like_names` splits ``text`` into is too long for a name
     whatever the other pieces are (found without splitting: a run that nothing splits)."""
+    if len(text) <= 60:  # no room for such a run
+        return False
     return any("and" not in (run := m.group()) or not _AND.search(run) for m in _UNBROKEN.finditer(text))
 
 

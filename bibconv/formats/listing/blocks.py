@@ -107,9 +107,9 @@ def _find_title(block: Any) -> tuple[Any | None, str]:
         for a in select(block, "a[href]")
         if not (a.attributes.get("href") or "#").startswith(("#", "javascript:"))
         and _titled(text_of(a), 1)
+        and not _AUX_LINK.match(text_of(a))
         and not looks_like_names(text_of(a))
         and not _person_card(a)
-        and not _AUX_LINK.match(text_of(a))
     ]
     if links:
         return max(links, key=lambda a: len(text_of(a))), "link"
