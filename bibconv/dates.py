@@ -22,16 +22,13 @@ from __future__ import annotations
 import calendar
 import re
 import unicodedata
-from collections.abc import Mapping
-from dataclasses import replace
 from functools import lru_cache
-from typing import Any
 
 from bibconv.date_words import DATE_LOCALES, FILLERS, SEASON_WORDS, month_of, normalised, weekdays
-from bibconv.model.date import Date, valid_date_part
+from bibconv.model.date import Date
 from bibconv.patterns import led_by
 
-__all__ = ["DATE_LOCALES", "date_from_csl", "day_first_in", "parse_date", "search_date"]
+__all__ = ["DATE_LOCALES", "day_first_in", "parse_date", "search_date"]
 
 _TIME = re.compile(
     r"(?:\b[T ]?|,\s*)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*(?:[ap]\.?m\.?|utc|gmt|z|[+-]\d{2}:?\d{2}))?"
@@ -240,13 +237,11 @@ def search_date(
     for index in [i for i, token in enumerate(tokens) if len(year := token[0]) == 4 and year.isdigit()]:
         windows = _windows(len(tokens), index, 4, 6)
         (low, high), nearest = windows[0], None
-        if stops is not None and text.find(":", tokens[low].start(), tokens[high].end()) < 0:
-            for i in range(low, high + 1):  # (a time, taken out before the parse, makes a stretch unknown)
-                if i not in stops:
-                    stops[i] = _stop(text, tokens[i], language)
+        if stops is not None:
+            seen = _seen_stops(text, tokens, stops, low, high, language)
             nearest = [
-                (max((i for i in range(low, index + 1) if stops[i] >= least), default=low - 1),
-                 min((i for i in range(index, high + 1) if stops[i] >= least), default=high + 1))
+                (max((i for i in range(low, index + 1) if seen[i - low] >= least), default=low - 1),
+                 min((i for i in range(index, high + 1) if seen[i - low] >= least), default=high + 1))
                 for least in (_NO_DATE, _NOT_WRITTEN)
             ]  # fmt: skip
             if not lettered:  # only the stretches no word stops may be dates: each is parsed whole
@@ -275,12 +270,31 @@ def search_date(
 # dates, means no numeric date either (_NO_DATE), but for an ISO date with a time (2019-05-03T…).
 # Any such word is a letter, which no numeric form but those two (2026年4月20日 (月)) holds.
 # A word right after a number may be read with it ("20th"), so it never counts. The text is in NFC
-# and the stretches hold no ":" (a time), so their words are those _parse sees.
+# and only the words before any time (which _parse takes out) count, so they are words _parse sees.
 _NOT_WRITTEN, _NO_DATE = 1, 2
 _NUMBER_SUFFIXES = frozenset({"st", "nd", "rd", "th", "er", "e", "ème", "º", "ª"})
 _CJK_DATE_CHARS = frozenset("年년月월日일요")
 _FOUR_DIGITS = re.compile(r"\d{4}")
 _ISO_WITH_TIME = re.compile(r"\d{4}(?:-\d{2}){0,2}T")
+
+
+_CLOCK = re.compile(r"\d{1,2}:\d\d")  # what every time _parse takes out holds
+
+
+def _seen_stops(
+    text: str, tokens: list[re.Match[str]], stops: dict[int, int], low: int, high: int, language: str | None
+) -> list[int]:
+    """The stops of tokens ``low``-``high`` (remembered in ``stops``) that _parse surely sees: a time it
+    takes out (``10:20 pm UTC``, ``T10:20``) may take words with it, so the tokens from the first
+    clock of these on, or touching it, count as none."""
+    clock = _CLOCK.search(text, tokens[low].start(), tokens[high].end())
+    before = clock.start() if clock else len(text) + 1
+    seen: list[int] = []
+    for i in range(low, high + 1):
+        if i not in stops:
+            stops[i] = _stop(text, tokens[i], language)
+        seen.append(stops[i] if tokens[i].end() < before else 0)
+    return seen
 
 
 def _stop(text: str, token: re.Match[str], language: str | None) -> int:
@@ -322,75 +336,3 @@ def _strongest(nearest: list[tuple[int, int]], start: int, end: int) -> int:
     if start <= hard_before or end >= hard_after:
         return _NO_DATE
     return _NOT_WRITTEN if start <= soft_before or end >= soft_after else 0
-
-
-_CSL_SEASON_MONTHS = range(13, 17)
-"""citeproc-js and Better BibTeX write seasons as months 13-16 in CSL-JSON ``date-parts``."""
-
-
-def date_from_csl(data: Mapping[str, Any] | str) -> Date:
-    """A CSL-JSON date object (or an EDTF string) as a :class:`Date`.
-
-    Parts may be strings or numbers; a month of 13-16 (citeproc-js, Better BibTeX) or 21-24
-    (EDTF) is a season; a zero month or day is none. ``raw`` is read as EDTF, else as a written
-    date (``Autumn 2017``, ``20 April 2026``). Parts that are not a date (``[[2017, 99]]``) are
-    kept as literal text (``2017-99``), which the CSL-JSON reader reports.
-
-    >>> date_from_csl({"date-parts": [["2017", 15], ["2018", 21]]}).to_edtf()
-    '2017-23/2018-21'
-    >>> date_from_csl({"raw": "Autumn 2017"}).parts, date_from_csl({"date-parts": [[2017, 99]]}).literal
-    (((2017, 23),), '2017-99')
-    """
-    if isinstance(data, str):
-        return Date.from_edtf(data)
-    raw_parts = data.get("date-parts") or []
-    season = data.get("season")
-    season_text = str(season) if season not in (None, "") else None
-    circa = bool(data.get("circa")) and str(data.get("circa")).lower() not in ("0", "false")
-    literal = str(data["literal"]) if data.get("literal") not in (None, "") else None
-    parts = _csl_parts(raw_parts)
-    if parts is None:
-        return Date(literal=literal or _parts_text(raw_parts) or None, season=season_text)
-    if not parts and data.get("raw"):
-        parsed = _raw_date(str(data["raw"]))
-        return replace(parsed, season=season_text or parsed.season, circa=circa or parsed.circa)
-    return Date(parts=tuple(parts), season=season_text, circa=circa, literal=literal)
-
-
-def _csl_parts(raw_parts: Any) -> list[tuple[int, ...]] | None:
-    """The parts of CSL ``date-parts``, seasons as months 21-24; ``None`` when they are not a date."""
-    if not isinstance(raw_parts, (list, tuple)) or len(raw_parts) > 2:
-        return None
-    parts: list[tuple[int, ...]] = []
-    for part in raw_parts:
-        if not isinstance(part, (list, tuple)):
-            return None
-        try:
-            numbers = [int(str(n).strip()) for n in part if str(n).strip() != ""]
-        except ValueError:
-            return None
-        while len(numbers) > 1 and numbers[-1] == 0:  # Zotero's [2017, 0, 0]: no month, no day
-            numbers.pop()
-        if len(numbers) == 2 and numbers[1] in _CSL_SEASON_MONTHS:
-            numbers[1] += 8
-        if not numbers:
-            continue
-        if not valid_date_part(tuple(numbers)):
-            return None
-        parts.append(tuple(numbers))
-    return parts
-
-
-def _parts_text(raw_parts: Any) -> str:
-    """Date parts that are not a date, as text (``2017-99``, ``2017-02-45/2018``)."""
-    if not isinstance(raw_parts, (list, tuple)):
-        return str(raw_parts)
-    return "/".join(
-        "-".join(str(n) for n in p) if isinstance(p, (list, tuple)) else str(p) for p in raw_parts
-    )
-
-
-def _raw_date(text: str) -> Date:
-    """A CSL ``raw`` date: EDTF, else a date written out (``Autumn 2017``, ``April 20, 2026``)."""
-    parsed = Date.from_edtf(text)
-    return parsed if parsed.literal is None else parse_date(text) or parsed

@@ -25,8 +25,8 @@ PACKAGE = Path(bibconv.__file__).parent
 CYCLES_ALLOWED = {
     ("bibconv.model.record", "bibconv.csl.items"): "Record.to_csl/from_csl, the public shorthand for the"
     " conversion in bibconv.csl.items, which builds the model's classes",
-    ("bibconv.model.date", "bibconv.dates"): "Date.from_csl parses CSL's date forms with bibconv.dates, which"
-    " builds Dates",
+    ("bibconv.model.date", "bibconv.csl.dates"): "Date.from_csl parses CSL's date forms with"
+    " bibconv.csl.dates, which builds Dates",
     ("bibconv.model.record", "bibconv.record_changes"): "Record's CSL variables by keyword"
     " (record.replace(title=…)) are sorted into its slots by bibconv.record_changes, which builds Names"
     " and Dates",

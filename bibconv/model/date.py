@@ -176,8 +176,8 @@ class Date:
 
     @classmethod
     def from_csl(cls, data: Mapping[str, Any] | str) -> Date:
-        """Read a CSL-JSON date object or an EDTF string (see :func:`bibconv.dates.date_from_csl`)."""
-        from bibconv.dates import date_from_csl
+        """Read a CSL-JSON date object or an EDTF string (see :func:`bibconv.csl.dates.date_from_csl`)."""
+        from bibconv.csl.dates import date_from_csl
 
         return date_from_csl(data)
 
