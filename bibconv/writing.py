@@ -198,21 +198,21 @@ class EntryWriter:
         """:meth:`entry`, without what :attr:`unwritable` matches (in the key too: :data:`UNWRITABLE_RE`),
         and a warning naming what it held (as :meth:`write` and ``--jobs`` write entries)."""
         found: dict[str, None] = {}
-
-        def respell(m: re.Match[str]) -> str:
-            written, ch = self.respell(m)
-            found[unwritable_name(ch)] = None
-            return written
-
         if record.id and has_unwritable(record.id):
             found.update((unwritable_name(ch), None) for ch in UNWRITABLE_RE.findall(record.id))
             record = record.replace(id=UNWRITABLE_RE.sub(_space_or_nothing, record.id))
         text = self.entry(record, ctx)
         if self.may_hold_unwritable(text) and self.unwritable.search(text) is not None:
-            text = self.unwritable.sub(respell, text)
+            text = self.unwritable.sub(lambda m: self._respelled(m, found), text)
         if found:
             ctx.warn(f"{', '.join(found)} not written (no output holds it)", record.id)
         return text
+
+    def _respelled(self, m: re.Match[str], found: dict[str, None]) -> str:
+        """What :meth:`respell` writes a match as, the character it stands for noted in ``found``."""
+        written, ch = self.respell(m)
+        found[unwritable_name(ch)] = None
+        return written
 
     def may_hold_unwritable(self, text: str) -> bool:
         """False when :attr:`unwritable` cannot match ``text`` (a quick test before the search); a

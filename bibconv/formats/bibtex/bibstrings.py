@@ -21,7 +21,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COUNTRY_KEYS", "SERIES_KEYS", "keys", "words"]
+__all__ = ["COUNTRY_KEYS", "SERIES_KEYS", "VARIABLES", "keys", "words"]
+
+VARIABLES = frozenset({"collection-title", "publisher-place"})
+"""The variables whose values may be keys (a series, a patent's location); others are their own words."""
 
 SERIES_KEYS: dict[str, str] = {"newseries": "New series", "oldseries": "Old series"}
 """The keys of a journal's series (``english.lbx``: newseries, oldseries)."""

@@ -80,7 +80,7 @@ class _Writer(EntryWriter):
         return entries
 
     def entry(self, record: Record, ctx: WriteContext) -> str:
-        entries = self._entries(ctx)
+        entries = ctx.state.get(self.dialect) or self._entries(ctx)
         return entries.text(record, entries.indent, ctx.keys.key(record))
 
     def carry(self, ctx: WriteContext) -> frozenset[str] | None:

@@ -28,17 +28,23 @@ from bibconv.subtitles import HELD, kept_parts, take_off
 __all__ = ["EntryBuilder", "entry_text"]
 
 _DISPLAY = {"archiveprefix": "archivePrefix", "primaryclass": "primaryClass"}
-_RANKS = {name: (i, name) for i, name in enumerate(m.FIELD_ORDER)}
 _NUMBERS = m.NUMBER_VARIABLES
 _HINTS = frozenset(SORT_HINTS) | CITE_COMMANDS  # the document defines them (LaTeX, natbib, biblatex)
 # The genres biblatex prints from a key of its own, in the document's language (its key is mathesis).
 _GENRE_KEYS = {genre: key for key, genre in m.TYPE_KEYS.items() if key != "mastersthesis"}
 _OWN_TEX = frozenset({"title", "plain", "pages"})  # kinds written as TeX of their own (kind_tex)
+_LAYOUTS = 64  # entry types whose layout a writer keeps (a file may name any number of types)
 
 
-def _rank(name: str) -> tuple[int, str]:
-    """Where a field goes: in :data:`~bibconv.formats.bibtex.table.FIELD_ORDER`, then alphabetically."""
-    return _RANKS.get(name) or (len(_RANKS), name)
+class _Ranks(dict[str, tuple[int, str]]):
+    """Where a field goes: in :data:`~bibconv.formats.bibtex.table.FIELD_ORDER`, then alphabetically
+    (a sort key looked up without a call of Python's for the fields of that order)."""
+
+    def __missing__(self, name: str) -> tuple[int, str]:
+        return (len(m.FIELD_ORDER), name)
+
+
+_RANKS = _Ranks({name: (i, name) for i, name in enumerate(m.FIELD_ORDER)})
 
 
 class EntryBuilder:
@@ -61,6 +67,7 @@ class EntryBuilder:
         "indent",
         "joined",
         "known",
+        "layouts",
         "protect_mode",
         "quiet",
         "rid",
@@ -86,6 +93,7 @@ class EntryBuilder:
         self.values: dict[str, str] = {}
         self.joined: set[str] = set()
         self.quiet = False
+        self.layouts: dict[str, tuple[str, dict[str, m.Row], str]] = {}
 
     def warn(self, message: str) -> None:
         if not self.quiet:
@@ -282,20 +290,14 @@ class EntryBuilder:
         blocked = "bibtex:before" in record.extra or "bibtex:after" in record.extra
         if blocked or len(self.known) != len(self.defined):  # (what is defined only grows)
             self.known = defined_by_blocks(record, self.defined)
-        kept = as_read(record, self.dialect, self.as_read_options, self.known, self.warn)
+        kept = None
+        if record.source is not None:  # read from BibTeX: perhaps written as read
+            kept = as_read(record, self.dialect, self.as_read_options, self.known, self.warn)
         if kept is not None:
             entry, body = kept[0], ",\n".join(indent + line for line in kept[1])
         else:
             entry = entry_type_for(record, self.dialect)
-            self.put_all(record, entry)
-            self.drop_inherited(record, entry)
-            tex = record.extra.get(m.TEX_KEPT)
-            if isinstance(tex, dict) and not self.ctx.option("expand_commands"):
-                self.put_kept_tex(tex, entry)
-            values = self.values
-            body = ",\n".join(
-                [indent + _DISPLAY.get(n, n) + " = " + values[n] for n in sorted(values, key=_rank)]
-            )
+            body = self.body(record, entry, indent)
         key = key or ""
         written = m.safe_key(key)
         if written != key:
@@ -306,6 +308,18 @@ class EntryBuilder:
             return text
         out = [*blocks(record, "bibtex:before", self.warn), text, *blocks(record, "bibtex:after", self.warn)]
         return "\n".join(out)
+
+    def body(self, record: Record, entry: str, indent: str) -> str:
+        """The ``name = value`` lines of an entry of type ``entry`` written from ``record``'s fields."""
+        self.put_all(record, entry)
+        if record.source is not None:
+            self.drop_inherited(record, entry)
+        tex = record.extra.get(m.TEX_KEPT) if record.extra else None
+        if isinstance(tex, dict) and not self.ctx.option("expand_commands"):
+            self.put_kept_tex(tex, entry)
+        values = self.values
+        names = sorted(values, key=_RANKS.__getitem__) if len(values) > 1 else values
+        return ",\n".join([f"{indent}{_DISPLAY.get(name, name)} = {values[name]}" for name in names])
 
     def drop_inherited(self, record: Record, entry: str) -> None:
         """Leave out what a ``crossref`` child took from its parent, which bibtex and biber take again
@@ -329,28 +343,37 @@ class EntryBuilder:
         for name in [n for n in values if ALIASES.get(n, n) not in own and as_read.get(n) == values[n]]:
             del values[name]
 
+    def layout(self, entry: str) -> tuple[str, dict[str, m.Row], str]:
+        """An entry type in lower case, the rows the dialect writes for it, and the CSL type it reads
+        back as (a preprint's: :func:`read_type`); kept for the first types of an output."""
+        low = entry.lower()
+        found = (low, m.writes_for(self.dialect, low), m.csl_type(low))
+        if len(self.layouts) < _LAYOUTS:
+            self.layouts[entry] = found
+        return found
+
     def put_all(self, record: Record, entry: str) -> None:
         """Every field of ``record`` for an entry of type ``entry``."""
-        low = entry.lower()
+        low, rows, reads_as = self.layouts.get(entry) or self.layout(entry)
+        if record.arxiv is not None:
+            reads_as = read_type(record, entry)
         if record.names:
             self.put_names(record, low)
-        reads_as = read_type(record, entry)
-        rows = m.writes_for(self.dialect, low)
         fields = self.without_parts(record, low)
         implied = m.IMPLIED_GENRES.get(low) if reads_as in ("thesis", "report") else None
         for var in number_order(record, reads_as):
-            if var not in fields:
-                continue  # written in a field of its own (without_parts)
-            if var == "genre" and fields[var] == implied:
-                continue  # the entry type says it
+            value = fields.get(var)
+            if value is None or (var == "genre" and value == implied):
+                continue  # written in a field of its own (without_parts), or the entry type says it
             self.where = var
-            if var == "genre" and self.extended and fields[var] in _GENRE_KEYS:
-                self.put_raw("type", _GENRE_KEYS[fields[var]])
+            if var == "genre" and self.extended and value in _GENRE_KEYS:
+                self.put_raw("type", _GENRE_KEYS[value])
                 continue
-            if var == "language" and babel_name(fields[var]):  # a tag: babel's name in langid
-                self.put_raw("langid", babel_name(fields[var]) or "")
+            if var == "language" and babel_name(value):  # a tag: babel's name in langid
+                self.put_raw("langid", babel_name(value) or "")
                 continue
-            value = bibstrings.keys(var, low, fields[var]) if self.extended else fields[var]
+            if self.extended and var in bibstrings.VARIABLES:
+                value = bibstrings.keys(var, low, value)
             self.put_variable(var, value, rows, reads_as)
         self.where = None
         if record.dates:
