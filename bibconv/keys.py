@@ -94,14 +94,17 @@ def _author_part(record: Record) -> str:
 
 
 def _year(record: Record) -> str:
-    for date in (record.dates.get("issued"), record.arxiv.submitted if record.arxiv else None):
-        if date is not None and date.year is not None:
-            return str(date.year)
-    return ""
+    """The year issued, else the year of the arXiv submission, else ``""``."""
+    date = record.dates.get("issued")
+    if date is None or date.year is None:
+        date = record.arxiv.submitted if record.arxiv else None
+        if date is None or date.year is None:
+            return ""
+    return str(date.year)
 
 
-def _plain_title(record: Record) -> str:
-    plain = strip_markup(record.fields.get("title") or "")
+def _plain_title(title: str) -> str:
+    plain = strip_markup(title)
     if "$" not in plain and "\\" not in plain:  # no math span opens
         return plain
     return " ".join(split_spans(plain, _MATH_SPANS, _MATH_LEAST)[::2])
@@ -121,6 +124,14 @@ def _significant(text: str, count: int) -> list[str]:
             if len(words) == count:
                 break
     return words
+
+
+def _title_significant(title: str, count: int) -> list[str]:
+    """``_significant(_plain_title(title), count)``; a title of one ASCII word of letters and digits
+    needs no markup or math taken off, no split and no folding, only the stop-word test."""
+    if title.isascii() and title.isalnum():
+        return [] if title.lower() in STOP_WORDS else [title]
+    return _significant(_plain_title(title), count)
 
 
 def _id_key(record: Record) -> str | None:
@@ -143,26 +154,26 @@ def make_key(record: Record, pattern: str = "authyeartitle") -> str:
     ...                 dates={"issued": Date(((2026,),))}, fields={"title": "On the Attention of Mamba"}))
     'rodriguez2026attention'
     """
-    if pattern not in KEY_FORMATS:
-        raise ValueError(f"unknown key format {pattern!r}; choose one of {', '.join(KEY_FORMATS)}")
     if pattern == "id":
         key = _id_key(record)
         if key:
             return key
         pattern = "authyeartitle"
-    author = _author_part(record)
-    year = _year(record)
+    elif pattern not in KEY_FORMATS:
+        raise ValueError(f"unknown key format {pattern!r}; choose one of {', '.join(KEY_FORMATS)}")
+    author = _author_part(record) if record.names else "anon"
+    year = _year(record) if record.dates or record.arxiv is not None else ""
     if pattern == "authyear":
         return (author + year).lower()
+    title = record.fields.get("title") or ""
     if pattern == "arxiv":
-        title = "".join(_alnum(w) for w in _significant(_plain_title(record), 4))
+        title = "".join(_alnum(w) for w in _title_significant(title, 4))
         return (author + year + title).lower()
     if pattern == "bbt":
-        short = "".join(_alnum(w)[:1].upper() + _alnum(w)[1:] for w in _significant(_plain_title(record), 3))
+        short = "".join(_alnum(w)[:1].upper() + _alnum(w)[1:] for w in _title_significant(title, 3))
         return author.lower() + short + year
-    words = _significant(_plain_title(record), 1)
-    title = _alnum(words[0]) if words else ""
-    return (author + year + title).lower()
+    words = _title_significant(title, 1)
+    return (author + year + _alnum(words[0]) if words else author + year).lower()
 
 
 def _spelled(n: int) -> str:
@@ -195,7 +206,7 @@ class KeyAssigner:
     Existing ids are kept; a repeated id is reported through ``warn`` and made unique by suffix.
     Generated keys take the first free of ``key``, ``keya``, ``keyb`` … ``keyz``, ``keyaa`` (Better
     BibTeX's style); the search for a free suffix goes on from where the last one for that key ended,
-so many equal keys take linear time. Only the used keys (and a number per repeated key) are kept.
+    so many equal keys take linear time. Only the used keys (and a number per repeated key) are kept.
     """
 
     def __init__(self, pattern: str = "authyeartitle", *, warn: Callable[[str], None] | None = None) -> None:
@@ -207,8 +218,7 @@ so many equal keys take linear time. Only the used keys (and a number per repeat
         self._next: dict[str, int] = {}  # for a repeated base: no suffix before this one is free
 
     def _unique(self, base: str) -> str:
-        if base not in self._used:
-            return base
+        """The first free key of ``base`` with a suffix (``base`` itself is taken)."""
         n = self._next.get(base, 0)
         while (key := base + _suffix(n)) in self._used:
             n += 1
@@ -218,10 +228,14 @@ so many equal keys take linear time. Only the used keys (and a number per repeat
     def key_for(self, proposal: str, given: bool) -> str:
         """The unique key for a proposed one (``given``: the record's own id, reported through
         ``warn`` when it is renamed); the key is taken."""
+        used = self._used
+        if proposal not in used:
+            used.add(proposal)
+            return proposal
         key = self._unique(proposal)
-        if given and key != proposal and self.warn is not None:
+        if given and self.warn is not None:
             self.warn(f"duplicate key {proposal!r} renamed to {key!r}")
-        self._used.add(key)
+        used.add(key)
         return key
 
     def take_all(self, proposals: Collection[str]) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -173,3 +175,41 @@ def test_the_ascii_word_shortcut_equals_the_folding_on_the_real_values() -> None
     assert len(words) > 5000
     for word in words:
         assert keys._alnum(word) == keys._folded_alnum(word), word
+
+
+def _general_title_words(title: str, count: int) -> list[str]:
+    """What :func:`keys._title_significant` gives any title, by the general steps alone."""
+    return keys._significant(keys._plain_title(title), count)
+
+
+_STOP_WORD_SPELLINGS = sorted(
+    {form for word in keys.STOP_WORDS for form in (word, word.upper(), word.title())}
+)
+
+
+@given(
+    st.sampled_from(_STOP_WORD_SPELLINGS)
+    | st.text(st.sampled_from([*"aZq09"]), max_size=6)
+    | st.text(max_size=6)
+)
+def test_the_one_word_title_shortcut_equals_the_general_steps(title: str) -> None:
+    """A title of one ASCII word of letters and digits gives the words the general steps give."""
+    for count in (1, 3, 4):
+        assert keys._title_significant(title, count) == _general_title_words(title, count)
+
+
+@pytest.mark.shared
+def test_the_one_word_title_shortcut_equals_the_general_steps_on_the_real_words() -> None:
+    """Every run of ASCII letters and digits in the fixtures and the shared corpus (each a title the
+    shortcut takes) gives the words the general steps give."""
+    from tests.golden import FIXTURES
+    from tests.tools import require_shared
+
+    words: set[str] = set()
+    for folder in (FIXTURES, require_shared("corpus")):
+        for path in folder.rglob("*"):
+            if path.is_file():
+                words.update(re.findall(r"[A-Za-z0-9]+", path.read_text(encoding="utf-8", errors="replace")))
+    assert len(words) > 50_000
+    for word in words:
+        assert keys._title_significant(word, 1) == _general_title_words(word, 1), word
