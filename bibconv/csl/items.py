@@ -291,43 +291,61 @@ def record_from_csl(
     )
 
 
+_RICH_VARS = (csl.TEXT_VARS | csl.NUMBER_VARS) - csl.VERBATIM_VARS
+"""The fields :func:`record_to_csl` writes as CSL rich text (:func:`rich_to_csl`)."""
+
+
 def record_to_csl(record: Record, key: str | None = None) -> dict[str, Any]:
     """One CSL-JSON item for ``record``, valid against the official schema."""
     key = key or record.id
-    item: dict[str, Any] = {"id": record.extra.get(_CSL_ID_KEY) or key or "", "type": record.type}
+    extra = record.extra
+    item: dict[str, Any] = {"id": (extra and extra.get(_CSL_ID_KEY)) or key or "", "type": record.type}
     if key:
         item["citation-key"] = key
     custom: dict[str, Any] = {}
-    fields = dict(record.fields)
+    fields: Mapping[str, str] = record.fields
     if record.arxiv is not None:
+        merged = dict(fields)
         implied = implied_fields(record.arxiv, record.type)
-        if "DOI" in fields:  # a journal DOI wins the DOI slot; arXiv's stays derivable
+        if "DOI" in merged:  # a journal DOI wins the DOI slot; arXiv's stays derivable
             implied.pop("DOI")
         for name, value in implied.items():
-            fields.setdefault(name, value)
+            merged.setdefault(name, value)
+        fields = merged
         custom[_ARXIV_KEY] = _arxiv_to_custom(record.arxiv)
     for name, value in fields.items():
-        if name in csl.VERBATIM_VARS:
-            item[name] = value
-        elif csl.is_field(name):
+        if name not in _RICH_VARS:
+            if name in csl.VERBATIM_VARS:
+                item[name] = value
+            else:
+                custom[f"bibconv:field:{name}"] = value
+        elif "$" in value or "&" in value:  # else rich_to_csl gives it as it is
             item[name] = rich_to_csl(value, nocase_math=name not in csl.NUMBER_VARS)
         else:
-            custom[f"bibconv:field:{name}"] = value
-    affiliations: dict[str, list[list[str]]] = {}
-    for var, people in record.names.items():
-        item[var] = [n.to_csl() for n in people]
-        if any(n.affiliation for n in people):
-            affiliations[var] = [list(n.affiliation) for n in people]
-    if affiliations:
-        custom[_AFFILIATIONS_KEY] = affiliations
-    for var, date in record.dates.items():
+            item[name] = value
+    if record.names:
+        _names_to_csl(record.names, item, custom)
+    for var, date in record.dates.items() if record.dates else ():
         item[var] = date.to_csl()
     if record.keywords:
         item["keyword"] = ", ".join(rich_to_csl(k) for k in record.keywords)
-    for name, value in record.extra.items():
+    for name, value in extra.items() if extra else ():
         if name == _CSL_ID_KEY:
             continue
         custom[name[4:] if name.startswith("csl:") else name] = value
     if custom:
         item["custom"] = custom
     return item
+
+
+def _names_to_csl(
+    names: Mapping[str, tuple[Name, ...]], item: dict[str, Any], custom: dict[str, Any]
+) -> None:
+    """Each role's names into ``item``, their affiliations (if any) into ``custom``."""
+    affiliations: dict[str, list[list[str]]] = {}
+    for var, people in names.items():
+        item[var] = [n.to_csl() for n in people]
+        if any(n.affiliation for n in people):
+            affiliations[var] = [list(n.affiliation) for n in people]
+    if affiliations:
+        custom[_AFFILIATIONS_KEY] = affiliations

@@ -146,3 +146,23 @@ def test_the_quick_json_escape_test_on_real_escapes() -> None:
         ("\\ud83f\\udfff", True), ("\\ud83d\\ude00", False), ("\\u2028", True), ('\\"{\\u00e9', False),
     ]:
         assert _holds_unwritable_escape(text) == held, text
+
+
+_FIELD_TEXT = st.text(
+    alphabet=st.sampled_from(["a", " ", "\t", "\n", "\\", '"', "é", "\x7f", *_BAD]), max_size=12
+)
+
+
+@given(_FIELD_TEXT, _FIELD_TEXT, st.booleans(), st.sampled_from([2, 0, None]))
+def test_the_csljson_entry_test_finds_every_unwritable_character(
+    title: str, extra: str, ascii_only: bool, indent: int | None
+) -> None:
+    # On ASCII text the CSL-JSON writer looks for DEL alone: JSON escapes every other control.
+    from bibconv.formats.csljson import CslJsonWriter, _holds_unwritable_escape
+    from bibconv.registry import WriteContext
+
+    writer = CslJsonWriter()
+    record = bibconv.Record(id=title or None, fields={"title": title}, extra={"bibtex:x": [extra, 1.5]})
+    text = writer.entry(record, WriteContext({"ascii": ascii_only, "indent": indent}))
+    held = has_unwritable(text) or _holds_unwritable_escape(text)
+    assert writer.may_hold_unwritable(text) == held

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from bibconv import csl
 from bibconv.csl.items import CORE_KEYS, record_from_csl, record_to_csl
 from bibconv.errors import ParseError, ReadError
-from bibconv.formats.csljson.layout import dumps_indented
+from bibconv.formats.csljson.layout import Layout
 from bibconv.jsonnumbers import DECODER, NumberError
 from bibconv.model import Record
 from bibconv.registry import EntryWriter, ReadContext, WriteContext, register
@@ -67,6 +67,25 @@ def _holds_unwritable_escape(text: str) -> bool:
             return True
         found = _UNWRITABLE_ESCAPE_RE.search(text, start + 1)
     return False
+
+
+_LAID_OUT = "csljson:layout"
+"""Where ``ctx.state`` keeps how the output's entries are laid out (:func:`_entry_layout`)."""
+
+
+def _entry_layout(indent: Any, ascii_only: bool) -> Callable[[dict[str, Any]], str]:
+    """How an item is written as an entry: a line end, then ``json.dumps`` of it with ``indent``, each
+    line indented as much again (the items of the array)."""
+    if isinstance(indent, int):  # json.dumps(indent=…) is pure Python: the same text, faster
+        return Layout(indent, ensure_ascii=ascii_only, margin=" " * indent, before="\n").dumps
+
+    def dumps(item: dict[str, Any]) -> str:
+        body = json.dumps(item, ensure_ascii=ascii_only, indent=indent)
+        if indent:
+            body = "\n".join(" " * indent + line for line in body.split("\n"))
+        return "\n" + body
+
+    return dumps
 
 
 def _skip_value(buffer: str, start: int) -> int | None:
@@ -309,15 +328,12 @@ class CslJsonWriter(EntryWriter):
         return "["
 
     def entry(self, record: Record, ctx: WriteContext) -> str:
-        item = record_to_csl(record, ctx.keys.key(record))
-        indent = ctx.option("indent", 2)
-        ascii_only = bool(ctx.option("ascii"))
-        if isinstance(indent, int):  # json.dumps(indent=…) is pure Python: the same text, faster
-            return "\n" + dumps_indented(item, indent, ensure_ascii=ascii_only, margin=" " * indent)
-        body = json.dumps(item, ensure_ascii=ascii_only, indent=indent)
-        if indent:
-            body = "\n".join(" " * indent + line for line in body.split("\n"))
-        return "\n" + body
+        laid_out = ctx.state.get(_LAID_OUT)
+        if laid_out is None:  # the same for every entry of the output
+            laid_out = ctx.state[_LAID_OUT] = _entry_layout(
+                ctx.option("indent", 2), bool(ctx.option("ascii"))
+            )
+        return laid_out(record_to_csl(record, ctx.keys.key(record)))
 
     def footer(self, ctx: WriteContext) -> str:
         return "\n]\n" if ctx.entries else "]\n"
@@ -325,8 +341,11 @@ class CslJsonWriter(EntryWriter):
     unwritable: ClassVar[re.Pattern[str]] = _UNWRITABLE_RE
 
     def may_hold_unwritable(self, text: str) -> bool:
-        """A JSON escape (after a backslash) or a raw character of :data:`UNWRITABLE_RE`."""
-        return has_unwritable(text) or ("\\" in text and _holds_unwritable_escape(text))
+        """A JSON escape (after a backslash) or a raw character of :data:`UNWRITABLE_RE` in an entry.
+        JSON writes every character below U+0020 as an escape and the layout puts in only line
+        ends and spaces: the one such character ASCII text may hold raw is DEL."""
+        raw = "\x7f" in text if text.isascii() else has_unwritable(text)
+        return raw or ("\\" in text and _holds_unwritable_escape(text))
 
     def respell(self, m: re.Match[str]) -> tuple[str, str]:
         """A JSON escape of an unwritable character (``\\u0000``, ``\\f``) goes, the backslashes
