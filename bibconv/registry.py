@@ -23,6 +23,7 @@ from typing import IO, Any, ClassVar, Protocol, TextIO, TypeVar, runtime_checkab
 from bibconv.errors import Diagnostic, FormatError, ReadError
 from bibconv.formats import BUILTINS
 from bibconv.model import Record, SourceSpan
+from bibconv.model.record import span_at
 from bibconv.writing import EntryWriter, WriteContext
 
 __all__ = [
@@ -76,7 +77,7 @@ class ReadContext:
     def span(
         self, line: int | None = None, column: int | None = None, index: int | None = None
     ) -> SourceSpan:
-        return SourceSpan(self.filename, line, column, index)
+        return span_at(self.filename, line, column, index, None, None)
 
     def warn(
         self,

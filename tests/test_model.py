@@ -11,7 +11,7 @@ import bibconv
 from bibconv.errors import BibconvError
 from bibconv.model import Arxiv, Date, FrozenDict, Name, Record, SourceSpan
 from bibconv.model.frozen import EMPTY
-from bibconv.model.record import final_record
+from bibconv.model.record import final_record, span_at
 from tests.golden import FIXTURES
 
 
@@ -184,17 +184,14 @@ def test_spans_and_arxiv_blocks_are_immutable_once_made() -> None:
     """Each is filled as a twin class that takes plain stores, then is of its own class again."""
     span, arxiv = SourceSpan("a.bib", 3, 4, reader="r"), Arxiv("2604.12345", 2, categories=("cs.LG",))
     assert (type(span), type(arxiv)) == (SourceSpan, Arxiv)
-    assert (span.filename, span.line, span.column, span.index, span.reader, span.where) == (
-        "a.bib",
-        3,
-        4,
-        None,
-        "r",
-        None,
-    )
+    parts = ("a.bib", 3, 4, None, "r", None)
+    assert (span.filename, span.line, span.column, span.index, span.reader, span.where) == parts
+    direct = span_at(*parts)  # the readers' way, every slot given
+    assert (type(direct), direct, str(direct)) == (SourceSpan, span, "a.bib:3:4 (r)")
     assert (arxiv.id, arxiv.version, arxiv.categories, arxiv.comment) == ("2604.12345", 2, ("cs.LG",), None)
     for made in (
         span,
+        direct,
         arxiv,
         Record(type="book"),
         final_record("book", None, EMPTY, EMPTY, EMPTY, (), None, EMPTY, span),

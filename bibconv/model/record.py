@@ -12,7 +12,7 @@ from bibconv.model.date import Date
 from bibconv.model.frozen import EMPTY, FrozenDict, frozen, immutable
 from bibconv.model.name import Name
 
-__all__ = ["Arxiv", "Record", "Source", "SourceSpan", "final_record"]
+__all__ = ["Arxiv", "Record", "Source", "SourceSpan", "final_record", "span_at"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,16 +44,9 @@ class SourceSpan:
         reader: str | None = None,
         where: str | None = None,
     ) -> None:
-        """As the dataclass's own, filled with plain stores as a :class:`_FillingSpan` (one per record)."""
-        span: Any = self
-        object.__setattr__(span, "__class__", _FillingSpan)
-        span.filename = filename
-        span.line = line
-        span.column = column
-        span.index = index
-        span.reader = reader
-        span.where = where
-        span.__class__ = SourceSpan
+        """As the dataclass's own, filled with plain stores as a :class:`_FillingSpan` (see span_at)."""
+        object.__setattr__(self, "__class__", _FillingSpan)
+        _FillingSpan.__init__(self, filename, line, column, index, reader, where)
 
     def __str__(self) -> str:
         parts = [self.filename or "<input>"]
@@ -297,6 +290,29 @@ class _FillingSpan(SourceSpan):
     __slots__ = ()
     __setattr__ = object.__setattr__
     __delattr__ = object.__delattr__
+
+    def __init__(
+        self: Any,
+        filename: str | None,
+        line: int | None,
+        column: int | None,
+        index: int | None,
+        reader: str | None,
+        where: str | None,
+    ) -> None:
+        self.filename = filename
+        self.line = line
+        self.column = column
+        self.index = index
+        self.reader = reader
+        self.where = where
+        self.__class__ = SourceSpan
+
+
+span_at = _FillingSpan
+"""``span_at(filename, line, column, index, reader, where)``: the :class:`SourceSpan` of those six,
+every one given in order, made directly as its twin (``SourceSpan(…)`` makes one first and turns it
+into the twin to fill it): for a reader that makes a span per record."""
 
 
 class _FillingArxiv(Arxiv):

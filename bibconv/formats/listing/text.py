@@ -169,7 +169,7 @@ class TextListingReader:
                     pending.blank = True
                 continue
             match = MARKER.match(line)
-            indent = indent_of(line)
+            indent = indent_of(line) if line[0].isspace() else 0  # most lines start at the margin
             if match is not None and layout.opens_entry(match, indent):
                 if pending is not None:
                     count += 1

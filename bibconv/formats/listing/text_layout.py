@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 __all__ = ["BULLETS", "MARKER", "Layout", "family_of", "indent_of"]
 
@@ -19,6 +20,7 @@ MARKER = re.compile(
 """A line that starts with an entry marker, and the entry's first text."""
 
 
+@cache  # markers are a few characters long: a few thousand of them at most
 def family_of(marker: str) -> str:
     """The kind of an entry marker: ``bullet`` (any bullet sign), ``-``, ``*``, ``–``,
     ``number.``, ``number)`` or ``bracket``."""

@@ -43,8 +43,8 @@ def rich_text(text: str, *, tex: bool = False) -> str:
     """Plain listing text → record rich text, TeX decoded where the text reads as TeX. Braces
     alone are the page's own characters (``the set {1, 2}``, ``{ return x; }``) and are kept.
     ``tex``: the text is TeX by its source (arXiv's metadata), so its ligatures are TeX's too."""
-    text = clean_space(text)
-    if _reads_as_tex(text):
+    text = " ".join(text.split())  # clean_space, the call saved: a listing makes one or two an entry
+    if ("\\" in text or "{" in text or "}" in text) and _reads_as_tex(text):
         return latex.decode(text)
     return tex_ligatures(latex.escape_markup(text)) if tex else latex.escape_markup(text)
 
