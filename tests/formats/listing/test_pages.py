@@ -53,6 +53,7 @@ SHARED = {
 # fixture page → (reader, number of papers on the page)
 FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "hepcrawl_mit_dspace_list.html": ("dspace", 1),
+    "opacapp_bibliotheca_mannheim_results_harry_potter.html": ("bibliotheca", 15),
 }
 
 
@@ -66,6 +67,30 @@ def test_shared_page(name: str, update_golden: bool) -> None:
 @pytest.mark.parametrize("name", sorted(FIXTURE_PAGES))
 def test_fixture_page(name: str) -> None:
     check_listing(CATALOGUES / name, *FIXTURE_PAGES[name])
+
+
+def test_bibliotheca_short_display_heading_title_statement_areas_and_year() -> None:
+    records, _ = read_page(CATALOGUES / "opacapp_bibliotheca_mannheim_results_harry_potter.html")
+    beuning = records[1]
+    names = [(n.family, n.given) for n in beuning.names["author"]]
+    assert names == [("Beuning", "Brigitte"), ("Knobloch", "Jörg")]
+    assert beuning.fields["title"].startswith("Literaturkartei Harry Potter und der Stein der Weisen: ")
+    assert (beuning.type, beuning.dates["issued"].parts) == ("book", ((2000,),))
+    # "Chris Columbus - Munzinger<br/>(Internationales Biographisches Arch...) - 51/2014"
+    columbus = records[2]
+    assert (columbus.fields["title"], columbus.type) == ("Chris Columbus - Munzinger", "entry-encyclopedia")
+    assert (columbus.fields["note"], columbus.dates["issued"].parts) == (
+        "(Internationales Biographisches Arch...)",
+        ((2014,),),
+    )
+    philosophy = records[9]  # no heading: the statement of responsibility is kept as shown
+    assert (philosophy.fields["edition"], philosophy.fields["note"]) == (
+        "1. Aufl.",
+        "Gregory Bassham (Hrsg.). Aus dem Engl. von T. A. Wegberg",
+    )
+    dork = records[10]  # " - " inside a title is kept when no cut area or edition follows it
+    assert dork.fields["title"].startswith("Dork Diaries - Nikkis (nicht ganz so) glamouröses Partyleben: ")
+    assert [r.type for r in records].count("musical_score") == 6
 
 
 def _shown(name: str) -> list[dict[str, object]]:

@@ -59,6 +59,7 @@ MODULES = (
     "dspace",
     "primo",
     "vufind",
+    "bibliotheca",
 )
 """The site modules, in the order they are asked (a module imported registers its reader)."""
 
