@@ -74,10 +74,20 @@ def _name_scanners() -> list[Pattern]:
     return [names._scanner(names._AND_RE), names._scanner(names._COMMA_RE)]
 
 
+def _led() -> list[Pattern]:
+    from bibconv import _names_natural, dates
+    from bibconv.formats.listing import authors, citation
+
+    led = [citation._END, citation._DOI, citation._ARXIV, citation._YEAR, citation._VENUE_STOP]
+    led += [citation._ET_AL_END, citation._THESIS, authors._CONJUNCTIONS, dates._AMBIGUOUS]
+    return [*led, _names_natural._ET_AL_RE, _names_natural._LIST_SPLIT_RE, _names_natural._AND_SPLIT_RE]
+
+
 # Functions that return a pattern built from their arguments: what they are called with.
 BUILT: dict[str, Callable[[], list[Pattern]]] = {
     "bibconv.formats.bibtex.commands._uses_re": _commands,
     "bibconv.formats.bibtex.names._scanner": _name_scanners,
+    "bibconv.patterns.led_by": _led,
 }
 
 
