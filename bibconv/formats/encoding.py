@@ -10,13 +10,17 @@ reading of the whole file gives it.
 from __future__ import annotations
 
 import dataclasses
+import io
 from collections.abc import Iterator
 from typing import IO, Any
 
 from bibconv.parallel.pieces import Piece
-from bibconv.textio import single_byte_start
+from bibconv.textio import chain_head, single_byte_start
 
-__all__ = ["Encoding", "read_as_single_byte", "told"]
+__all__ = ["HEAD_SIZE", "Encoding", "read_as_single_byte", "streamed_single_byte", "told"]
+
+HEAD_SIZE = 1 << 16
+"""Bytes of a stream that cannot seek that decide its encoding (:func:`streamed_single_byte`)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -33,6 +37,25 @@ def read_as_single_byte(stream: IO[bytes], state: Any) -> int | None:
     if isinstance(state, Encoding):
         return state.single_byte
     return single_byte_start(stream)
+
+
+def streamed_single_byte(stream: IO[bytes], state: Any) -> tuple[IO[bytes], int | None]:
+    """:func:`read_as_single_byte` for a reader that streams: a stream that cannot seek (a pipe,
+    lines given one by one) is judged by its first :data:`HEAD_SIZE` bytes (to the end of the line
+    they stop in), which are read ahead and given back in the stream returned."""
+    if isinstance(state, Encoding) or _seekable(stream):
+        return stream, read_as_single_byte(stream, state)
+    head = stream.read(HEAD_SIZE)
+    if head and not head.endswith(b"\n"):
+        head += stream.readline()
+    return chain_head(head, stream), single_byte_start(io.BytesIO(head))
+
+
+def _seekable(stream: IO[bytes]) -> bool:
+    try:
+        return stream.seekable()
+    except (AttributeError, ValueError):
+        return False
 
 
 def told(pieces: Iterator[Piece], first: int | None) -> Iterator[Piece]:

@@ -14,12 +14,14 @@ from __future__ import annotations
 import codecs
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import bibconv
 from bibconv import parallel
+from bibconv.formats.encoding import HEAD_SIZE
 from tests.hostile._support import assert_confined, assert_memory, broken_input, run_cli
 
 HINT = r"\(save the file as UTF-8, or convert it with iconv\)"
@@ -176,6 +178,26 @@ def test_a_latin1_ris_from_a_pipe_is_read_as_windows_1252() -> None:
     stream.seekable = lambda: False  # type: ignore[method-assign]
     records = list(bibconv.iter_records(stream, "ris", strict=False, diagnostics=reports))
     assert [r.title for r in records] == ["Méditations", "Méditations"]
+    (report,) = reports
+    assert "reading the file as Windows-1252" in str(report)
+
+
+def test_a_ris_stream_is_judged_by_its_head_and_still_streams() -> None:
+    # A stream that cannot seek is not read whole first: its first 64 KiB decide.
+    pulled = 0
+    records = [_latin1_ris(f"d{n}") for n in range(20_000)]
+
+    def lines() -> Iterator[bytes]:
+        nonlocal pulled
+        for record in records:
+            pulled += len(record)
+            yield record
+
+    reports: list[bibconv.Diagnostic] = []
+    read = bibconv.iter_records(lines(), "ris", strict=False, diagnostics=reports)
+    assert next(read).title == "Méditations"
+    assert pulled < 4 * HEAD_SIZE < sum(map(len, records))
+    assert sum(1 for _ in read) == 19_999
     (report,) = reports
     assert "reading the file as Windows-1252" in str(report)
 

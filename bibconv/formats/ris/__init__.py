@@ -57,13 +57,13 @@ from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from bibconv.errors import ParseError
-from bibconv.formats.encoding import read_as_single_byte
+from bibconv.formats.encoding import streamed_single_byte
 from bibconv.formats.ris.read import build_record, continue_value
 from bibconv.formats.ris.table import EXTRA_TAGS, FREE_TEXT_TAGS, TAGS
 from bibconv.formats.ris.write import RisWriter
 from bibconv.model import Record
 from bibconv.registry import ReadContext, register
-from bibconv.textio import iter_lines, open_text, spooled
+from bibconv.textio import iter_lines, open_text
 
 if TYPE_CHECKING:
     from bibconv.parallel.pieces import Piece
@@ -128,8 +128,7 @@ class RisReader:
         entries: list[list[Any]] | None = None  # [tag, value, line] in the open record
         start = 0  # the line of the first record's start (0: none yet), then of the open one
         stray_lines = blank_since_tag = False
-        stream = spooled(stream)
-        single_byte = read_as_single_byte(stream, ctx.state)
+        stream, single_byte = streamed_single_byte(stream, ctx.state)
         for number, raw in iter_lines(open_text(stream, ctx, single_byte=single_byte)):
             if raw[2:6] == "  - " and (tag := raw[:2]) in _TAG_NAMES:  # most lines: as _TAG_LINE reads them
                 value = raw[6:].strip()
