@@ -4,11 +4,13 @@ what their plain forms find: on the text of real pages and on made-up text."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import bibconv
 from bibconv import _names_natural, dates
 from bibconv.formats.listing import authors, citation
 from bibconv.formats.listing.dom import parse, text_of
@@ -81,3 +83,10 @@ def test_led_patterns_find_what_plain_ones_find_on_made_up_text(pieces: list[str
     text = "".join(pieces)
     for led in LED.values():
         assert _found(led, text) == _found(_plain(led), text), text
+
+
+def test_every_led_pattern_is_compared() -> None:
+    """Each pattern bibconv builds with led_by is in LED."""
+    package = Path(bibconv.__file__).resolve().parent
+    lines = [line for path in package.rglob("*.py") for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len([line for line in lines if "= led_by(" in line]) == len(LED)
