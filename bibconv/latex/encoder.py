@@ -174,10 +174,6 @@ def general(text: str, ascii: bool, warn: Warn, markup: bool, allowed: frozenset
     return pair_braces(body) if LB in body or RB in body else body
 
 
-_TEXT_ONLY_RE = re.compile(r"(?<!\\)[&#%]")
-"""A character that math cannot hold as it is: a script group with one is text."""
-
-
 class _Walk:
     """What one :func:`general` run writes a token as: its options, and the tags it has opened."""
 
@@ -202,8 +198,6 @@ class _Walk:
         if kind == "math":
             return _text(token, self.ascii, self.warn, math=True)
         if kind == "script":  # a superscript/subscript group (``10^{-3}``) that decoding keeps too
-            if _TEXT_ONLY_RE.search(token):  # ``^{& }``: not math, whose & # % would need escapes
-                return None
             return "\\ensuremath{" + _text(token, self.ascii, self.warn, math=True) + "}"  # math mode only
         # a kept macro: its arguments are text
         return text_chars(token, self.ascii, self.warn) if needs_chars(token, self.ascii) else token
