@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from bibconv.formats.listing.memo import per_item
 from bibconv.formats.listing.values import clean_space, plain_name
+from bibconv.latex import TexDepthError
 from bibconv.model import Name
 from bibconv.patterns import led_by
 
@@ -62,10 +63,14 @@ _CONJUNCTIONS = led_by(r"\s", r"(?<!\s)\s++(?:et|und|y|e|en|och|og|és|i|и|ja|a
 
 
 def _split(text: str) -> list[Name]:
-    """Split a name list; ``et``/``und``/``y``… join names as ``and`` does (CJK names: see names_cjk)."""
+    """Split a name list; ``et``/``und``/``y``… join names as ``and`` does (CJK names: see names_cjk).
+    A list whose TeX nests too deeply to decode gives no names."""
     from bibconv.names import split_name_list
 
-    return split_name_list(_CONJUNCTIONS.sub(", ", text))
+    try:
+        return split_name_list(_CONJUNCTIONS.sub(", ", text))
+    except TexDepthError:
+        return []
 
 
 _INITIALS = re.compile(r"^(?:[A-Z]\.?-?){1,3}$")
