@@ -14,7 +14,7 @@ from __future__ import annotations
 import codecs
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -130,24 +130,6 @@ def test_a_utf8_bib_with_a_latin1_entry_first_keeps_its_utf8(tmp_path: Path) -> 
     ]
 
 
-def test_a_latin1_bib_in_pieces_reads_as_one_with_one_warning(tmp_path: Path) -> None:
-    # --jobs reads pieces on their own: each is told the file's encoding and where its warning goes.
-    source = tmp_path / "old.bib"
-    source.write_bytes(b"".join(_latin1_entry(f"d{n}") for n in range(400)))
-    serial: list[bibconv.Diagnostic] = []
-    expected = bibconv.write(bibconv.iter_records(source, strict=False, diagnostics=serial), "csljson")
-    reports: list[bibconv.Diagnostic] = []
-    out = io.StringIO(newline="")
-    pieces = {"jobs": 2, "strict": False, "diagnostics": reports, "piece_size": 2000}
-    assert parallel.convert([str(source)], "csljson", out, **pieces)
-    assert out.getvalue() == expected
-    assert "Méditations" in out.getvalue()
-    assert [str(r) for r in reports] == [str(r) for r in serial] == [
-        f"{source}:2:16: warning: byte 0xe9 is not UTF-8: reading the file as Windows-1252 (Latin-1);"
-        " save it as UTF-8 to be sure of its characters"
-    ]
-
-
 def _latin1_ris(key: str) -> bytes:
     text = f"TY  - BOOK\r\nID  - {key}\r\nAU  - Descartes, René\r\nTI  - Méditations\r\nER  - \r\n\r\n"
     return text.encode("cp1252")
@@ -202,19 +184,29 @@ def test_a_ris_stream_is_judged_by_its_head_and_still_streams() -> None:
     assert "reading the file as Windows-1252" in str(report)
 
 
-def test_a_latin1_ris_in_pieces_reads_as_one_with_one_warning(tmp_path: Path) -> None:
-    source = tmp_path / "old.ris"
-    source.write_bytes(b"".join(_latin1_ris(f"d{n}") for n in range(400)))
+@pytest.mark.parametrize(
+    ("name", "entry", "writer", "written", "place"),
+    [
+        ("old.bib", _latin1_entry, "csljson", "Méditations", "2:16"),
+        ("old.ris", _latin1_ris, "bibtex", "M{\\'{e}}ditations", "3:21"),
+    ],
+)
+def test_a_latin1_file_in_pieces_reads_as_one_with_one_warning(
+    tmp_path: Path, name: str, entry: Callable[[str], bytes], writer: str, written: str, place: str
+) -> None:
+    # --jobs reads pieces on their own: each is told the file's encoding and where its warning goes.
+    source = tmp_path / name
+    source.write_bytes(b"".join(entry(f"d{n}") for n in range(400)))
     serial: list[bibconv.Diagnostic] = []
-    expected = bibconv.write(bibconv.iter_records(source, strict=False, diagnostics=serial), "bibtex")
+    expected = bibconv.write(bibconv.iter_records(source, strict=False, diagnostics=serial), writer)
     reports: list[bibconv.Diagnostic] = []
     out = io.StringIO(newline="")
     pieces = {"jobs": 2, "strict": False, "diagnostics": reports, "piece_size": 2000}
-    assert parallel.convert([str(source)], "bibtex", out, **pieces)
+    assert parallel.convert([str(source)], writer, out, **pieces)
     assert out.getvalue() == expected
-    assert "M{\\'{e}}ditations" in out.getvalue()
+    assert written in out.getvalue()
     assert [str(r) for r in reports] == [str(r) for r in serial] == [
-        f"{source}:3:21: warning: byte 0xe9 is not UTF-8: reading the file as Windows-1252 (Latin-1);"
+        f"{source}:{place}: warning: byte 0xe9 is not UTF-8: reading the file as Windows-1252 (Latin-1);"
         " save it as UTF-8 to be sure of its characters"
     ]
 
