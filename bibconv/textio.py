@@ -21,6 +21,7 @@ __all__ = [
     "decode_head",
     "iter_lines",
     "open_text",
+    "seekable",
     "single_byte_start",
     "sniff_encoding",
     "spooled",
@@ -66,14 +67,19 @@ def decode_head(head: bytes) -> str:
     return head.decode(sniff_encoding(head), errors="replace").lstrip("\ufeff")
 
 
+def seekable(stream: IO[bytes]) -> bool:
+    """Whether ``stream`` can seek (``False`` for one that cannot say, or is closed)."""
+    try:
+        return stream.seekable()
+    except (AttributeError, ValueError):
+        return False
+
+
 def spooled(stream: IO[bytes]) -> IO[bytes]:
     """``stream`` if it is seekable, else a seekable copy of it (standard input, a pipe), for a
     reader that looks at the whole input before it reads its records."""
-    try:
-        if stream.seekable():
-            return stream
-    except (AttributeError, ValueError):
-        pass
+    if seekable(stream):
+        return stream
     spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_SIZE)  # noqa: SIM115 - returned
     shutil.copyfileobj(stream, spool)
     spool.seek(0)

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from bibconv.parallel.pieces import Piece
-from bibconv.textio import chain_head, single_byte_start
+from bibconv.textio import chain_head, seekable, single_byte_start
 
 __all__ = ["HEAD_SIZE", "Encoding", "read_as_single_byte", "streamed_single_byte", "told"]
 
@@ -43,19 +43,12 @@ def streamed_single_byte(stream: IO[bytes], state: Any) -> tuple[IO[bytes], int 
     """:func:`read_as_single_byte` for a reader that streams: a stream that cannot seek (a pipe,
     lines given one by one) is judged by its first :data:`HEAD_SIZE` bytes (to the end of the line
     they stop in), which are read ahead and given back in the stream returned."""
-    if isinstance(state, Encoding) or _seekable(stream):
+    if isinstance(state, Encoding) or seekable(stream):
         return stream, read_as_single_byte(stream, state)
     head = stream.read(HEAD_SIZE)
     if head and not head.endswith(b"\n"):
         head += stream.readline()
     return chain_head(head, stream), single_byte_start(io.BytesIO(head))
-
-
-def _seekable(stream: IO[bytes]) -> bool:
-    try:
-        return stream.seekable()
-    except (AttributeError, ValueError):
-        return False
 
 
 def told(pieces: Iterator[Piece], first: int | None) -> Iterator[Piece]:
