@@ -7,7 +7,8 @@ names (``itemprop=author``/``editor``; DBLP's disambiguation number ``0001`` is 
 the title (``span.title``; DBLP closes every title with a period, which is dropped), the
 venue, volume, issue, pages and year. ``li.year`` headings give the year of the entries
 below them when an entry shows none; on a venue page the year in its heading does, and the
-volume the page opens with (an editorship) is the venue of the papers after it. A book's
+volume the page opens with (an editorship) is the venue of the papers after it, or, where a
+table of contents does not open with it, the venue its title names. A book's
 ``pp. 1-310`` is its page count, a thesis's school the text between title and year. The
 electronic-edition links give the DOI, the arXiv id (also from arXiv's own DOI) and the URL.
 """
@@ -158,6 +159,15 @@ def _entry(node: Any, base: str | None, year: Date | None) -> Item | None:
     return Item(entry, node, names={k: v for k, v in names.items() if v})
 
 
+def _toc_venue(tree: Any) -> str | None:
+    """The venue a table of contents shows in its title (``dblp: Agreement Technologies 2012``)."""
+    body = tree.css_first("body")
+    if body is None or "toc-page" not in _classes(body):
+        return None
+    title = re.sub(r"^\s*dblp\s*:\s*", "", text_of(tree.css_first("title")), flags=re.IGNORECASE)
+    return title or None
+
+
 def _page_year(tree: Any) -> Date | None:
     """The year a venue page's heading shows (``AAAI 2015``), for entries that show none."""
     heading = tree.css_first("#headline h1, header h1, h1")
@@ -181,10 +191,14 @@ class Dblp:
         items = self._items(page)
         person_page = page.tree.css_first(".this-person") is not None
         proceedings = items[0] if items and _kind(items[0].node) == "editor" and not person_page else None
-        if proceedings is not None:  # a venue page: its papers are in the volume it opens with
+        # a venue page: its papers are in the volume it opens with, else in the venue its title names
+        venue = proceedings.entry.title if proceedings is not None else None
+        if venue is None and not person_page:
+            venue = _toc_venue(page.tree)
+        if venue is not None:
             for item in items:
                 if item is not proceedings and "container-title" not in item.entry.fields:
-                    item.entry.fields["container-title"] = proceedings.entry.title
+                    item.entry.fields["container-title"] = venue
         return items
 
     def _items(self, page: Page) -> list[Item]:
