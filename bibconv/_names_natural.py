@@ -9,7 +9,8 @@ Rules of :func:`parse_name`:
   a run of them that stands directly before the last word joins the family name. A run that opens
   with a **capital** stays part of ``family`` itself, the way Zotero stores such names: ``Adrian Del
   Maestro`` → family ``Del Maestro``, ``Guy Van den Broeck`` → ``Van den Broeck``, ``Rossana De Leo`` →
-  ``De Leo`` (citation.js#66). A capitalised particle anywhere else stays in the given names (``Maria
+  ``De Leo`` (citation.js#66), Irish ``Ó``/``Ní``/``Nic``/``Uí`` likewise (``Seán Ó hÉigeartaigh`` → family
+  ``Ó hÉigeartaigh``). A capitalised particle anywhere else stays in the given names (``Maria
   Del Carmen Lopez`` → given ``Maria Del Carmen``), as does a capitalised first word (``Van Vleck`` →
   given ``Van``) and Vietnamese ``Van``/``Thi`` before a Vietnamese family name (``Thanh Van Nguyen``).
   Capitalised words that are also given or family names or initials (Al, Ben, Das, E, Y, Do…) are not
@@ -50,7 +51,7 @@ PARTICLES = frozenset(_PARTICLE_WORDS.split())
 # the last word; words that are also given or family names (Al, Ben, Das…) or initials are left out.
 _CAPITAL_WORDS = (
     "van von de der den del della degli dei di da dos du le la les ter ten vom zu zum zur dal dalla "
-    "dello st. ibn"
+    "dello st. ibn ó ní nic uí"
 )
 _CAPITAL_PARTICLES = frozenset(_CAPITAL_WORDS.split())
 _VIETNAMESE_WORDS = (

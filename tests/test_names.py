@@ -251,6 +251,8 @@ NATURAL_NAMES: list[tuple[str, Name]] = [
     ("A. J. Van Haagen", N("Van Haagen", "A. J.")),
     ("Anna De La Cruz", N("De La Cruz", "Anna")),
     ("Adrian Del Maestro Jr.", N("Del Maestro", "Adrian", suffix="Jr.")),
+    ("Seán Ó hÉigeartaigh", N("Ó hÉigeartaigh", "Seán")),  # eventseries_dblp_venue_aaai_trimmed
+    ("Siobhán Nic Craith", N("Nic Craith", "Siobhán")),  # Irish patronymics, as Ó
     ("Jean de La Fontaine", N("La Fontaine", "Jean", "de")),  # lowercase first: BibTeX's von
     # ... but not elsewhere
     ("Maria Del Carmen Lopez", N("Lopez", "Maria Del Carmen")),

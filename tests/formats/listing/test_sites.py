@@ -59,6 +59,7 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "own_dblp_venue_toc.html": ("dblp", 4),
     "bateman_dblp_search_calefato_2024_trimmed.html": ("dblp", 2),
     "eventseries_dblp_toc_at_2012_trimmed.html": ("dblp", 2),
+    "eventseries_dblp_venue_aaai_trimmed.html": ("dblp", 2),
     "goscholar_search_citation_corr_2016_trimmed.html": ("google-scholar", 1),
     "own_aclanthology_volume_2022_acl_long.html": ("acl-anthology", 3),
     "own_aclanthology_event_tacl_conll_2019.html": ("acl-anthology", 3),

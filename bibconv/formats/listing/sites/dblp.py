@@ -1,4 +1,4 @@
-"""DBLP person, venue (table of contents) and search pages.
+"""DBLP person, venue (its index of volumes, and a volume's table of contents) and search pages.
 
 Each ``li.entry`` of a ``ul.publ-list`` is one publication; its class says the kind
 (``article``, ``inproceedings``, ``informal``, ``editor``, ``book``, ``incollection``,
@@ -8,8 +8,9 @@ the title (``span.title``; DBLP closes every title with a period, which is dropp
 venue, volume, issue, pages and year. ``li.year`` headings give the year of the entries
 below them when an entry shows none; on a venue page the year in its heading does, and the
 volume the page opens with (an editorship) is the venue of the papers after it, or, where a
-table of contents does not open with it, the venue its title names. A book's
-``pp. 1-310`` is its page count, a thesis's school the text between title and year. The
+table of contents does not open with it, the venue its title names; a venue's index
+(``body.index-page``) lists its volumes, none the venue of another. A series number is the
+``volumeNumber`` or the number after the series' link. A book's ``pp. 1-310`` is its page count, a thesis's school the text between title and year. The
 electronic-edition links give the DOI, the arXiv id (also from arXiv's own DOI) and the URL.
 """
 
@@ -46,6 +47,7 @@ _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _ARXIV_DOI = re.compile(r"^10\.48550/arXiv\.(\d{4}\.\d{4,5})$", re.IGNORECASE)
 _WHOLE_BOOK = re.compile(r"^(?:pp\.\s*)?1\s*-\s*(\d+)$")
 _THESES = frozenset({"phdthesis", "mastersthesis"})
+_SERIES_NUMBER = re.compile(r"\s*(\d+),")
 
 
 def _name(node: Any) -> Name | None:
@@ -120,9 +122,15 @@ def _links(node: Any, entry: Entry, base: str | None) -> None:
 def _kind_fields(kind: str, data: Any, title: Any, entry: Entry) -> None:
     """A book's series and page count, a thesis's school and kind (the text between title and year)."""
     if kind in ("editor", "book") and "container-title" in entry.fields:
-        entry.fields["collection-title"] = entry.fields.pop("container-title")
+        series = entry.fields["collection-title"] = entry.fields.pop("container-title")
         if "volume" in entry.fields:
             entry.fields["collection-number"] = entry.fields.pop("volume")
+        else:  # ``CEUR Workshop Proceedings 3087``: the number as text after the series' link
+            text = text_of(data)
+            at = text.find(series)
+            number = _SERIES_NUMBER.match(text, at + len(series)) if at >= 0 else None
+            if number:
+                entry.fields["collection-number"] = number.group(1)
     whole = _WHOLE_BOOK.match(entry.fields.get("page", ""))
     if kind == "book" and whole:
         entry.fields["number-of-pages"] = whole.group(1)
@@ -159,10 +167,15 @@ def _entry(node: Any, base: str | None, year: Date | None) -> Item | None:
     return Item(entry, node, names={k: v for k, v in names.items() if v})
 
 
+def _body_is(tree: Any, kind: str) -> bool:
+    """Whether the page's body has the class DBLP gives the kind of page (``toc-page``, ``index-page``)."""
+    body = tree.css_first("body")
+    return body is not None and kind in _classes(body)
+
+
 def _toc_venue(tree: Any) -> str | None:
     """The venue a table of contents shows in its title (``dblp: Agreement Technologies 2012``)."""
-    body = tree.css_first("body")
-    if body is None or "toc-page" not in _classes(body):
+    if not _body_is(tree, "toc-page"):
         return None
     title = re.sub(r"^\s*dblp\s*:\s*", "", text_of(tree.css_first("title")), flags=re.IGNORECASE)
     return title or None
@@ -189,11 +202,12 @@ class Dblp:
 
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:
         items = self._items(page)
-        person_page = page.tree.css_first(".this-person") is not None
-        proceedings = items[0] if items and _kind(items[0].node) == "editor" and not person_page else None
-        # a venue page: its papers are in the volume it opens with, else in the venue its title names
+        # a person page and a venue's index (its volumes, one per year) list works none of which holds the others
+        lists_works = page.tree.css_first(".this-person") is not None or _body_is(page.tree, "index-page")
+        proceedings = items[0] if items and _kind(items[0].node) == "editor" and not lists_works else None
+        # a table of contents: its papers are in the volume it opens with, else in the venue its title names
         venue = proceedings.entry.title if proceedings is not None else None
-        if venue is None and not person_page:
+        if venue is None and not lists_works:
             venue = _toc_venue(page.tree)
         if venue is not None:
             for item in items:
