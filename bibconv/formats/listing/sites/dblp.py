@@ -10,8 +10,9 @@ below them when an entry shows none; on a venue page the year in its heading doe
 volume the page opens with (an editorship) is the venue of the papers after it, or, where a
 table of contents does not open with it, the venue its title names; a venue's index
 (``body.index-page``) lists its volumes, none the venue of another. A series number is the
-``volumeNumber`` or the number after the series' link. A book's ``pp. 1-310`` is its page count, a thesis's school the text between title and year. The
-electronic-edition links give the DOI, the arXiv id (also from arXiv's own DOI) and the URL.
+``volumeNumber`` or the number after the series' link. A book's ``pp. 1-310`` is its page
+count, a thesis's school the text between title and year. The electronic-edition links give
+the DOI, the arXiv id (also from arXiv's own DOI) and the URL.
 """
 
 from __future__ import annotations
@@ -202,7 +203,7 @@ class Dblp:
 
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:
         items = self._items(page)
-        # a person page and a venue's index (its volumes, one per year) list works none of which holds the others
+        # a person page and a venue's index (its volumes by year) list works none of which holds another
         lists_works = page.tree.css_first(".this-person") is not None or _body_is(page.tree, "index-page")
         proceedings = items[0] if items and _kind(items[0].node) == "editor" and not lists_works else None
         # a table of contents: its papers are in the volume it opens with, else in the venue its title names
