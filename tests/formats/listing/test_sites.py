@@ -51,6 +51,7 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "own_openreview_iclr2023_group.html": ("openreview", 2),
     "own_openreview_iclr2018_group.html": ("openreview", 2),
     "own_huggingface_daily_2023-07-19.html": ("huggingface-papers", 2),
+    "romethegods_huggingface_daily_2026-09-28_trimmed.html": ("huggingface-papers", 2),
     "own_paperswithcode_latest.html": ("paperswithcode", 2),
     "own_semanticscholar_search.html": ("semantic-scholar", 2),
     "own_icml2019_schedule.html": ("ml-conference-site", 2),
