@@ -1,4 +1,4 @@
-"""ACL Anthology author, volume and event pages.
+"""ACL Anthology author, volume and event pages, and a paper's own page.
 
 Each paper is a ``.d-sm-flex`` row: the title link (``strong > a`` to ``/ID/``), the
 author links (``/people/…``), the volume link (the venue) and buttons for the PDF, the
@@ -11,7 +11,9 @@ Anthology id gives the year when nothing else does (``2022.acl-long.1``, ``P19-1
 The 2019 design (aclweb.org/anthology) has one ``p`` per paper under each volume's ``div``:
 buttons (the ``pdf`` badge), the title in ``strong``, the id, then the author links apart by
 ``|``. A journal issue's name ("Computational Linguistics, Volume 26, Number 1, March 2000")
-gives its papers' journal, volume, number and date.
+gives its papers' journal, volume, number and date. A paper's own page (``h2#title`` and the
+``.acl-paper-details`` list) is that one paper, its details (volume, month and year, address,
+publisher, pages, URL, DOI) read with its authors' whole names from the meta tags.
 """
 
 from __future__ import annotations
@@ -170,6 +172,47 @@ def _row(
     return Item(entry, row, names=roles)
 
 
+def _paper_page(page: Page) -> Item | None:
+    """An Anthology paper's own page: its title heading, its details list (``Anthology ID:``,
+    ``Volume:``, ``Month:``, ``Year:``, ``Address:``, ``Publisher:``, ``Pages:``, ``URL:``,
+    ``DOI:``, ``PDF:``), the authors' whole names in its ``citation_author`` tags (the page
+    shows them with initials)."""
+    tree = page.tree
+    heading = tree.css_first("h2#title")
+    if heading is None or tree.css_first(".acl-paper-details") is None:
+        return None
+    facts = _details(tree)
+    entry = Entry(title=_rich_title(heading), title_is_rich=True, record_type="paper-conference")
+    names = [v for k, v in page.metas if k == "citation_author"] or [
+        text_of(a) for a in tree.css("p.lead a[href*='/people/']")
+    ]
+    entry.authors = tuple(n for n in (person(x) for x in names) if n)
+    anthology_id = facts.get("anthology id", "")
+    venue = facts.get("volume") or None
+    year = _YEAR.match(facts.get("year", ""))
+    month = _MONTHS.get(facts.get("month", "").partition(" ")[0].lower())
+    if year:
+        entry.issued = Date(parts=((int(year.group(1)), month) if month else (int(year.group(1)),),))
+    if _JOURNAL_ID.match(anthology_id):
+        entry.record_type = "article-journal"
+        entry.issued = _journal_issue(entry, venue) or entry.issued
+    elif venue:
+        entry.fields["container-title"] = venue
+    entry.issued = entry.issued or _id_year(anthology_id)
+    for key, field in (("publisher", "publisher"), ("address", "publisher-place")):
+        if facts.get(key):
+            entry.fields[field] = facts[key]
+    if facts.get("pages"):  # ``1–8``
+        entry.fields["page"] = facts["pages"].replace("\u2013", "-")
+    entry.url = facts.get("url") or None
+    entry.doi = facts.get("doi") or None
+    if facts.get("pdf"):
+        entry.extra["html:pdf_url"] = facts["pdf"]
+    if anthology_id:
+        entry.extra["acl:anthology_id"] = anthology_id
+    return Item(entry, heading)
+
+
 @site
 class AclAnthology:
     """Reads the paper lists of the ACL Anthology."""
@@ -178,7 +221,7 @@ class AclAnthology:
 
     def claims(self, page: Page) -> bool:
         brand = "a.navbar-brand[href*='aclanthology.org'], a.navbar-brand[href*='aclweb.org']"
-        rows = f".d-sm-flex strong > a[href], {_OLD_TITLE}"
+        rows = f".d-sm-flex strong > a[href], {_OLD_TITLE}, #main .acl-paper-details"
         return claimed_by(page, rows, ("aclanthology.org", "aclweb.org"), ("ACL Anthology",), brand)
 
     def read(self, page: Page, ctx: ReadContext) -> list[Item]:
@@ -197,4 +240,5 @@ class AclAnthology:
             item = _row(tree, node, base, heading, facts if volume else {})
             if item is not None:
                 items.append(item)
-        return items
+        paper = _paper_page(page) if not items else None
+        return [paper] if paper is not None else items
