@@ -66,6 +66,7 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "own_aclanthology_event_tacl_conll_2019.html": ("acl-anthology", 3),
     "icoxfog_aclanthology_event_cl_2000_trimmed.html": ("acl-anthology", 25),
     "papis_aclanthology_paper_N04-1001.html": ("acl-anthology", 1),
+    "papis_aclanthology_paper_2021.naacl-main.208_trimmed.html": ("acl-anthology", 1),
     "own_cvf_cvpr2021_all.html": ("cvf", 2),
     "scifeed_pubmed_results_endometriosis_2023.html": ("pubmed", 2),
     "scifeed_paperswithcode_search_endometriosis.html": ("paperswithcode", 2),

@@ -13,7 +13,8 @@ buttons (the ``pdf`` badge), the title in ``strong``, the id, then the author li
 ``|``. A journal issue's name ("Computational Linguistics, Volume 26, Number 1, March 2000")
 gives its papers' journal, volume, number and date. A paper's own page (``h2#title`` and the
 ``.acl-paper-details`` list) is that one paper, its details (volume, month and year, address,
-publisher, pages, URL, DOI) read with its authors' whole names from the meta tags.
+publisher, pages, URL, DOI, the volume's editors), its abstract, and its authors' whole names
+from the meta tags.
 """
 
 from __future__ import annotations
@@ -75,16 +76,21 @@ _MONTHS = {m: i for i, m in enumerate(
      "november", "december"), 1)}  # fmt: skip
 
 
-def _details(tree: Any) -> dict[str, str]:
-    """A volume page's details (``Anthology ID:``, ``Month:``, ``Year:``, ``Address:``, ``Publisher:``)."""
-    facts: dict[str, str] = {}
+def _detail_nodes(tree: Any) -> dict[str, Any]:
+    """A page's details list: each label (``anthology id``, ``month``…) and its ``dd``."""
+    nodes: dict[str, Any] = {}
     for label in tree.css("dl dt"):
         value = label.next
         while value is not None and value.tag != "dd":
             value = value.next
         if value is not None:
-            facts.setdefault(text_of(label).rstrip(":").strip().lower(), text_of(value))
-    return facts
+            nodes.setdefault(text_of(label).rstrip(":").strip().lower(), value)
+    return nodes
+
+
+def _details(tree: Any) -> dict[str, str]:
+    """A volume page's details (``Anthology ID:``, ``Month:``, ``Year:``, ``Address:``, ``Publisher:``)."""
+    return {label: text_of(value) for label, value in _detail_nodes(tree).items()}
 
 
 def _page_facts(tree: Any) -> tuple[str | None, Date | None, dict[str, str]]:
@@ -176,12 +182,13 @@ def _paper_page(page: Page) -> Item | None:
     """An Anthology paper's own page: its title heading, its details list (``Anthology ID:``,
     ``Volume:``, ``Month:``, ``Year:``, ``Address:``, ``Publisher:``, ``Pages:``, ``URL:``,
     ``DOI:``, ``PDF:``), the authors' whole names in its ``citation_author`` tags (the page
-    shows them with initials)."""
+    shows them with initials), its abstract card and the volume's editors."""
     tree = page.tree
     heading = tree.css_first("h2#title")
     if heading is None or tree.css_first(".acl-paper-details") is None:
         return None
-    facts = _details(tree)
+    nodes = _detail_nodes(tree)
+    facts = {label: text_of(value) for label, value in nodes.items()}
     entry = Entry(title=_rich_title(heading), title_is_rich=True, record_type="paper-conference")
     names = [v for k, v in page.metas if k == "citation_author"] or [
         text_of(a) for a in tree.css("p.lead a[href*='/people/']")
@@ -210,7 +217,11 @@ def _paper_page(page: Page) -> Item | None:
         entry.extra["html:pdf_url"] = facts["pdf"]
     if anthology_id:
         entry.extra["acl:anthology_id"] = anthology_id
-    return Item(entry, heading)
+    abstract = tree.css_first(".acl-abstract > span")
+    entry.abstract = text_of(abstract) if abstract is not None else ""
+    editors = nodes["editors"].css("a[href*='/people/']") if "editors" in nodes else []
+    roles = {"editor": tuple(n for n in (person(text_of(a)) for a in editors) if n)}
+    return Item(entry, heading, names={k: v for k, v in roles.items() if v})
 
 
 @site
