@@ -45,8 +45,8 @@ def formats() -> None:
 @click.option(
     "--explain",
     is_flag=True,
-    help="For a web page, say which site reader and whether the generic reader claims it, and how "
-    "many papers each finds.",
+    help="For a web page, say which reader claims it (the arXiv and site readers, the generic "
+    "reader, the page's own metadata) and how many papers each finds.",
 )
 def detect(files: tuple[str, ...], explain: bool) -> None:
     """Print the detected format of each FILE ('-' for standard input).
@@ -73,6 +73,7 @@ def detect(files: tuple[str, ...], explain: bool) -> None:
 
 def _explain_page(path: str) -> None:
     """One line per listing reader: claimed or not, and the papers it finds."""
+    from bibconv.formats.listing.html import PAGE_METADATA
     from bibconv.registry import ReadContext, get_reader
 
     explain = getattr(get_reader("html"), "explain", None)
@@ -95,5 +96,7 @@ def _explain_page(path: str) -> None:
     for finding in findings:
         said = f"claims it, {finding.items} paper(s)" if finding.claimed else "does not claim it"
         if not finding.claimed and finding.reader == "generic":
-            said = f"not used (a site reader found papers); would find {finding.items}"
+            said = f"not used (another reader gave the papers); would find {finding.items}"
+        if finding.reader == PAGE_METADATA:
+            said = f"read, {finding.items} paper(s)" if finding.claimed else "not used"
         click.echo(f"  {finding.reader}: {said}")

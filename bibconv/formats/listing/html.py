@@ -29,6 +29,7 @@ can, the element it was read from.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import IO, Any, ClassVar
@@ -217,15 +218,27 @@ def _entries(page: sites.Page, ctx: ReadContext) -> Iterator[_Found]:
         yield _Found(finished, "generic", where)
 
 
+PAGE_METADATA = "page metadata"  # the reader name :func:`explain` gives the page's own metadata
+
+
 def explain(data: bytes, ctx: ReadContext) -> list[sites.Finding]:
-    """For ``bibconv detect --explain``: each site reader's answer, then the generic reader's: it
-    reads the page when no site reader found papers on it, and finds this many."""
+    """For ``bibconv detect --explain``: the arXiv readers' and each site reader's answer, the
+    generic reader's (it finds this many; it claims the page when a read takes its papers, or
+    when nothing else gives any), then the page's own metadata (meta tags, JSON-LD, microdata,
+    COinS), claimed when a read takes its records."""
+    read = Counter(found.reader for found in _entries(load_page(data, ctx), ctx))
     page = load_page(data, ctx)
+    arxiv = [sites.Finding(name, name in read, read[name]) for name in ("arxiv-list", "arxiv-search")]
     findings = sites.explain(page, ctx)
     generic.remove_chrome(page.tree)
     found = len(generic.listing_entries(page.tree, page.base, page.lang))
-    claimed = not any(f.claimed and f.items for f in findings)
-    return [*findings, sites.Finding("generic", claimed, found)]
+    metadata = read["meta"] + read["structured"]
+    return [
+        *arxiv,
+        *findings,
+        sites.Finding("generic", "generic" in read or not read, found),
+        sites.Finding(PAGE_METADATA, bool(metadata), metadata),
+    ]
 
 
 def _nothing(ctx: ReadContext) -> None:

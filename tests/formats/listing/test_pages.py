@@ -274,7 +274,25 @@ def test_detect_explain_names_each_reader_and_what_it_found() -> None:
     assert "  dblp: does not claim it" in lines
     assert "  generic: claims it, 317 paper(s)" in lines
     assert "  primo: claims it, 1 paper(s)" in lines
-    assert "  generic: not used (a site reader found papers); would find 0" in lines
+    assert "  generic: not used (another reader gave the papers); would find 0" in lines
+    assert lines.count("  page metadata: not used") == 2
+
+
+def test_detect_explain_names_the_arxiv_reader_and_the_page_metadata_where_they_are_read() -> None:
+    from click.testing import CliRunner
+
+    from bibconv.cli import main
+
+    article = require_shared("corpus", "html-other", "papis_NBER_w29971.html")
+    (listing,) = sorted(require_shared("corpus", "html-arxiv-list").glob("polaris_*.html"))
+    result = CliRunner().invoke(main, ["detect", "--explain", str(article), str(listing)])
+    assert result.exit_code == 0, result.output
+    article_lines, listing_lines = result.output.split(f"{listing}: html")
+    assert "  page metadata: read, 1 paper(s)" in article_lines.splitlines()
+    assert "  generic: not used (another reader gave the papers); would find 0" in article_lines.splitlines()
+    assert "  arxiv-list: claims it, 6 paper(s)" in listing_lines.splitlines()
+    assert "  generic: not used (another reader gave the papers); would find 6" in listing_lines.splitlines()
+    assert "  page metadata: not used" in listing_lines.splitlines()
 
 
 def test_records_say_which_reader_made_them_and_where() -> None:
