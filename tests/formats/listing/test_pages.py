@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import bibconv
+from bibconv import facts
 from bibconv.errors import ParseError
 from bibconv.formats.listing.dom import decode_html, parse, text_of
 from bibconv.formats.listing.headings import kind_named, venue_named
@@ -54,6 +55,7 @@ SHARED = {
 FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "hepcrawl_mit_dspace_list.html": ("dspace", 1),
     "opacapp_bibliotheca_mannheim_results_harry_potter.html": ("bibliotheca", 15),
+    "ami3_scielo_iah_search_climate_change_trimmed.html": ("iah", 10),
 }
 
 
@@ -91,6 +93,28 @@ def test_bibliotheca_short_display_heading_title_statement_areas_and_year() -> N
     dork = records[10]  # " - " inside a title is kept when no cut area or edition follows it
     assert dork.fields["title"].startswith("Dork Diaries - Nikkis (nicht ganz so) glamouröses Partyleben: ")
     assert [r.type for r in records].count("musical_score") == 6
+
+
+def test_iah_iso_690_citations_give_names_venue_numbers_and_the_full_text_link() -> None:
+    records, _ = read_page(CATALOGUES / "ami3_scielo_iah_search_climate_change_trimmed.html")
+    # "Escosteguy, Juliana Ribas, Beskow, Murilo and Sand, Cezar Roberto Van Der": the catalogue's split kept
+    names = [(n.family, n.given) for n in records[1].names["author"]]
+    assert names == [("Escosteguy", "Juliana Ribas"), ("Beskow", "Murilo"), ("Sand", "Cezar Roberto Van Der")]
+    single = records[0]  # "Sťahel, Richard." closes the list with a period
+    assert [(n.family, n.given) for n in single.names["author"]] == [("Sťahel", "Richard")]
+    assert [single.fields[k] for k in ("container-title", "volume", "issue", "page", "ISSN")] == [
+        "Civitas, Rev. Ciênc. Soc.",
+        "19",
+        "2",
+        "337-353",
+        "1519-6089",
+    ]
+    assert single.fields["URL"].endswith("script=sci_arttext&pid=S1519-60892019000200337&lng=en&nrm=iso")
+    cut = records[3]  # "Salgueiro, João Hipólito Paiva de Britto et al."
+    assert [n.given for n in cut.names["author"]] == ["João Hipólito Paiva de Britto"]
+    assert facts.MORE_AUTHORS_NOTE in facts.notes(cut.extra)
+    assert records[8].dates["issued"].parts == ((2018, 9),)  # "Set 2018", the record's own month
+    assert str(records[9].origin).endswith(":item 9 (iah, font.isoref)")
 
 
 def _shown(name: str) -> list[dict[str, object]]:

@@ -60,6 +60,7 @@ MODULES = (
     "primo",
     "vufind",
     "bibliotheca",
+    "iah",
 )
 """The site modules, in the order they are asked (a module imported registers its reader)."""
 
