@@ -83,6 +83,7 @@ FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "own_ssrn_search_results.html": ("ssrn", 3),
     "own_ieee_xplore_toc_saved.html": ("ieee-xplore", 2),
     "own_ieee_xplore_article_fetched.html": ("ieee-xplore", 1),
+    "ami3_redalyc_search_climate_change_trimmed.html": ("redalyc", 5),
 }
 
 
@@ -137,6 +138,28 @@ def test_site_readers_do_not_claim_other_pages() -> None:
         if path.parent in (OWN_PAGES, CATALOGUES):  # catalogues: their own readers
             continue
         assert sites.claiming(_page(path)) is None, path
+
+
+def test_redalyc_cards_give_venue_year_volume_and_issue_and_no_names_from_the_excerpt() -> None:
+    records, _ = read_page(OWN_PAGES / "ami3_redalyc_search_climate_change_trimmed.html")
+    # the excerpt under each title ("C. CONDE, F. ESTRADA, …") is neither a byline nor an abstract
+    assert all("author" not in r.names and "abstract" not in r.fields for r in records)
+    first = records[0]  # "2011,19" "(1-2)"
+    assert [first.fields[k] for k in ("container-title", "volume", "issue")] == [
+        "Quebracho - Revista de Ciencias Forestales",
+        "19",
+        "1-2",
+    ]
+    assert (first.dates["issued"].parts, first.fields["URL"]) == (
+        ((2011,),),
+        "http://www.redalyc.org/articulo.oa?id=48122207009",
+    )
+    jats = records[3]  # "2017, " "(67)": no volume; the title links the JATS reader
+    assert "volume" not in jats.fields
+    assert (jats.fields["issue"], jats.dates["issued"].parts) == ("67", ((2017,),))
+    assert jats.fields["URL"] == "http://www.redalyc.org/jatsRepo/176/17651756003/index.html"
+    years = sorted({r.dates["issued"].parts[0][0] for r in records})
+    assert years == [2011, 2017]  # the year facet's 1991…2020 are no records and no dates
 
 
 def test_scholar_results_drop_labels_and_split_the_grey_line() -> None:

@@ -61,6 +61,7 @@ MODULES = (
     "vufind",
     "bibliotheca",
     "iah",
+    "redalyc",
 )
 """The site modules, in the order they are asked (a module imported registers its reader)."""
 
