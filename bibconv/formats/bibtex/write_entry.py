@@ -33,6 +33,7 @@ _HINTS = frozenset(SORT_HINTS) | CITE_COMMANDS  # the document defines them (LaT
 # The genres biblatex prints from a key of its own, in the document's language (its key is mathesis).
 _GENRE_KEYS = {genre: key for key, genre in m.TYPE_KEYS.items() if key != "mastersthesis"}
 _OWN_TEX = frozenset({"title", "plain", "pages"})  # kinds written as TeX of their own (kind_tex)
+_NOT_CONTENT = frozenset({"ris:TY", "csl:type", facts.NOTE_KEY})  # the type the source named, notes
 _LAYOUTS = 64  # entry types whose layout a writer keeps (a file may name any number of types)
 
 
@@ -249,6 +250,8 @@ class EntryBuilder:
         if isinstance(note, str) and note.strip():  # bibconv's own notes, in a field no style prints
             self.put_tex(facts.NOTE_FIELD, self.plain(note))
         for key, value in record.extra.items():
+            if not key.startswith("bibtex:") and key not in _NOT_CONTENT:  # another format's field
+                self.ctx.warn_once(f"extra:{key}", f"{self.dialect} cannot hold {key!r}; dropped", self.rid)
             if not key.startswith("bibtex:") or key in m.RESERVED_EXTRAS or key in self.joined:
                 continue
             name = key[7:]
@@ -303,7 +306,7 @@ class EntryBuilder:
         if written != key:
             why = "BibTeX keys cannot hold spaces, commas, braces or quotes"
             self.warn(f"key {key!r} written as {written!r} ({why})")
-        text = f"@{entry}{{{written},\n{body}\n}}\n" if body else f"@{entry}{{{written}\n}}\n"
+        text = f"@{entry}{{{written},\n{body}\n}}\n" if body else f"@{entry}{{{written},\n}}\n"
         if not blocked:
             return text
         out = [*blocks(record, "bibtex:before", self.warn), text, *blocks(record, "bibtex:after", self.warn)]

@@ -403,3 +403,37 @@ def test_nocase_spans_are_braced_in_every_mode() -> None:
     for mode in ("none", "acronyms"):
         out = bibconv.write([record], "bibtex", protect_case=mode) or ""
         assert "title = {On {Monte Carlo} Methods}" in out
+
+
+@pytest.mark.parametrize("dialect", ["bibtex", "biblatex"])
+def test_other_formats_fields_dropped_are_reported_once_each(dialect: str) -> None:
+    """A RIS export's tags without a slot (Embase's U2, L2, C5) and CSL-JSON keys of no variable
+    are not BibTeX fields: each is reported, once per output, never dropped silently."""
+    records = [
+        Record(
+            type="article-journal",
+            id=f"a{n}",
+            fields={"title": "T"},
+            extra={"ris:U2": "L373791783", "ris:C5": "15368318", "csl:license": "CC-BY", "ris:TY": "EJOUR"},
+        )
+        for n in range(2)
+    ]
+    diagnostics: list[bibconv.Diagnostic] = []
+    bibconv.write(records, dialect, diagnostics=diagnostics)
+    assert [d.message for d in diagnostics] == [
+        f"{dialect} cannot hold 'ris:U2'; dropped",
+        f"{dialect} cannot hold 'ris:C5'; dropped",
+        f"{dialect} cannot hold 'csl:license'; dropped",
+    ]
+
+
+def test_an_entry_without_fields_keeps_the_comma_after_its_key() -> None:
+    """``@misc{key }`` stops pandoc's reader ("unexpected '}'"); ``@misc{key,}`` is read by all."""
+    diagnostics: list[bibconv.Diagnostic] = []
+    text = bibconv.write([Record(id="anon", extra={"ris:NL": "Clin"})], "bibtex", diagnostics=diagnostics)
+    assert text is not None
+    assert text.startswith("@misc{anon,\n}")
+    done = subprocess.run(
+        [require_tool("pandoc"), "-f", "bibtex", "-t", "csljson"], input=text, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
