@@ -29,6 +29,7 @@ __all__ = ["CORE_KEYS", "is_csl_item", "record_from_csl", "record_to_csl", "rich
 _ARXIV_KEY = "bibconv:arxiv"
 _AFFILIATIONS_KEY = "bibconv:affiliations"
 _CSL_ID_KEY = "csl:id"
+_CATEGORIES_KEY = "csl:categories"
 
 
 # CSL rich text: these tags are markup; every other ``&``, ``<``, ``>`` is literal text.
@@ -331,6 +332,9 @@ def record_to_csl(record: Record, key: str | None = None) -> dict[str, Any]:
         item["keyword"] = ", ".join(rich_to_csl(k) for k in record.keywords)
     for name, value in extra.items() if extra else ():
         if name == _CSL_ID_KEY:
+            continue
+        if name == _CATEGORIES_KEY and isinstance(value, list) and all(isinstance(c, str) for c in value):
+            item["categories"] = value  # a schema key (strings), though no variable styles use
             continue
         custom[name[4:] if name.startswith("csl:") else name] = value
     if custom:

@@ -91,6 +91,18 @@ def test_output_reproduces_its_own_input() -> None:
     assert bibconv.write(bibconv.read(once), "csljson") == once
 
 
+def test_categories_stay_where_the_schema_has_them() -> None:
+    """``categories`` (DataCite's subjects, as manubot's CSL-JSON has them) is a key of the schema:
+    it is written back beside the variables, not moved into ``custom``; other keys go there."""
+    item = {"id": "a", "type": "thesis", "title": "T", "categories": ["Diseases", "80306 Open Software"]}
+    text = bibconv.write(bibconv.read(json.dumps([{**item, "short_url": "https://doi.org/b2nz"}])), "csljson")
+    assert text is not None
+    out = json.loads(text)
+    validate(out)
+    assert out[0]["categories"] == item["categories"]
+    assert out[0]["custom"] == {"short_url": "https://doi.org/b2nz"}
+
+
 def test_zotero_date_parts_with_string_year() -> None:
     records = bibconv.read(need("csljson/commonmeta_csl-list.json"))
     assert records[0].dates["accessed"] == Date(((2016, 12, 23),))
@@ -149,7 +161,12 @@ def test_zotero_arxiv_export_becomes_an_arxiv_block() -> None:
 
 
 def test_an_arxiv_url_is_dropped_only_when_it_is_the_one_written_back() -> None:
-    item = {"id": "k", "type": "article", "number": "arXiv:2306.13455", "URL": "https://arxiv.org/abs/2306.13455"}
+    item = {
+        "id": "k",
+        "type": "article",
+        "number": "arXiv:2306.13455",
+        "URL": "https://arxiv.org/abs/2306.13455",
+    }
     record = bibconv.read(json.dumps([item]), "csljson")[0]
     assert "URL" not in record.fields
     for given in ("http://arxiv.org/abs/2306.13455", "https://arxiv.org/pdf/2306.13455v2"):
