@@ -146,7 +146,32 @@ def _name_from_csl(value: Any) -> Name:
         family, given = value.get("family"), value.get("given")
         if (family is None or type(family) is str) and (given is None or type(given) is str):
             return _plain_name(family or None, given or None)
-    return Name.from_csl(value) if isinstance(value, Mapping) else Name(literal=str(value))
+    if not isinstance(value, Mapping):
+        return Name(literal=str(value))
+    family = value.get("family")
+    if value.get("isInstitution") and family and not value.get("given") and not value.get("literal"):
+        return Name(literal=str(family))  # Juris-M's institution: a name not to be split
+    return Name.from_csl(value)
+
+
+_NAME_KEYS = frozenset({"family", "given", "dropping-particle", "non-dropping-particle", "suffix", "literal"})
+"""The keys of a CSL name that :class:`~bibconv.model.Name` holds (``isInstitution`` makes a literal)."""
+
+
+def _dropped_name_keys(names: list[Any]) -> list[str]:
+    """The keys of CSL names that a :class:`~bibconv.model.Name` cannot hold and that say something:
+    the schema's ``comma-suffix``, ``static-ordering``, ``parse-names``, Juris-M's ``multi``."""
+    dropped: dict[str, None] = {}
+    for name in names:
+        if type(name) is dict and name.keys() <= _PLAIN_NAME_KEYS:
+            continue
+        for key, value in name.items() if isinstance(name, Mapping) else ():
+            if key in _NAME_KEYS or key == "isInstitution" or value is None or value in ("", {}):
+                continue
+            if key == "multi" and isinstance(value, Mapping) and not any(value.values()):
+                continue  # Juris-M's empty {"_key": {}}
+            dropped[key] = None
+    return list(dropped)
 
 
 @lru_cache(maxsize=16384)
@@ -205,6 +230,9 @@ def _variables(item: Mapping[str, Any]) -> _Variables:
             if not isinstance(value, list):
                 raise ValueError(f"{key!r} must be a list of name objects")
             got.names[key] = tuple(map(_name_from_csl, value))
+            if dropped := _dropped_name_keys(value):
+                kept = ", ".join(map(repr, dropped))
+                got.notes.append(f"{key!r}: the name keys {kept} have no place in a bibconv name; dropped")
         elif kind == "date":
             if not isinstance(value, (Mapping, str, int)):
                 raise ValueError(f"{key!r} must be a date object")

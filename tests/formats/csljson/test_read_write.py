@@ -275,3 +275,37 @@ def test_math_in_its_nocase_span_is_a_fixed_point(note: str) -> None:
     back = bibconv.read(once, "csljson")
     assert back[0].fields["note"] == note
     assert bibconv.write(back, "csljson") == once
+
+
+def test_name_keys_a_name_cannot_hold_are_reported_and_institutions_stay_whole() -> None:
+    """Juris-M marks an institution with ``isInstitution`` (read as a literal name, never split);
+    the schema's ``static-ordering`` and ``comma-suffix`` and Juris-M's transliterations (``multi``)
+    are dropped with a warning, an empty ``multi`` without one."""
+    item = {
+        "id": "a",
+        "type": "review-book",
+        "title": "T",
+        "reviewed-author": [
+            {"family": "Hermano Vianna", "given": "", "isInstitution": 1, "multi": {"_key": {}}}
+        ],
+        "author": [
+            {
+                "family": "Mao",
+                "given": "Zedong",
+                "static-ordering": True,
+                "multi": {"main": "zh", "_key": {}},
+            },
+            {"family": "Doe", "given": "J.", "suffix": "Jr.", "comma-suffix": True},
+        ],
+    }
+    diagnostics: list[bibconv.Diagnostic] = []
+    records = bibconv.read(json.dumps([item]), "csljson", strict=False, diagnostics=diagnostics)
+    assert records[0].names["reviewed-author"] == (Name(literal="Hermano Vianna"),)
+    assert records[0].names["author"] == (
+        Name(family="Mao", given="Zedong"),
+        Name(family="Doe", given="J.", suffix="Jr."),
+    )
+    assert [d.message for d in diagnostics] == [
+        "'author': the name keys 'static-ordering', 'multi', 'comma-suffix' have no place in a bibconv name;"
+        " dropped"
+    ]
