@@ -5,6 +5,7 @@ RIS cannot hold, are in :mod:`bibconv.formats.ris`'s docstring); :class:`Project
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from functools import lru_cache
 from typing import ClassVar, cast
@@ -44,6 +45,8 @@ __all__ = ["Projector", "RisWriter"]
 _TAG_RANK = {tag: rank for rank, tag in enumerate(TAG_ORDER)}
 
 
+_FORMATTING = re.compile(r"<(?:i|b|sup|sub|sc)>|<span style=")
+"""CSL markup that shows (italics, bold, super- and subscripts, small caps), not a ``nocase`` span."""
 _CONTINUATION = "\r\n  "  # a line break inside a value (an abstract's paragraphs): the next line continues it
 
 
@@ -180,6 +183,12 @@ class Projector:
             self._warn(f"read-as:{name}", message, record)
         for name, value in fields.items():
             text = value if name in VERBATIM_VARS else strip_markup(value)
+            if "<" in value and _FORMATTING.search(value):
+                self._warn(
+                    f"markup:{name}",
+                    f"RIS text is plain: the markup of {name!r} (<i>, <b>, <sup>…) dropped",
+                    record,
+                )
             if name == "page":
                 match = PAGE_RANGE.fullmatch(text)
                 out["SP"].append(one_line(match[1] if match else text))

@@ -147,7 +147,9 @@ def test_layout_of_one_record() -> None:
         "DO  - 10.1093/comjnl/27.2.97\r\n"
         "KW  - literate programming\r\nKW  - WEB\r\nER  - \r\n\r\n"
     )
-    assert diagnostics == []
+    assert [d.message for d in diagnostics] == [
+        "RIS text is plain: the markup of 'title' (<i>, <b>, <sup>…) dropped"
+    ]
 
 
 def test_no_value_can_inject_a_tag() -> None:
@@ -611,3 +613,21 @@ def test_written_records_read_back_equal(records: list[Record]) -> None:
     assert diagnostics == []
     assert bibconv.read(text, "ris") == records
     assert len(rispy.loads(text)) == len(records)
+
+
+def test_markup_that_shows_is_reported_when_ris_drops_it() -> None:
+    """Better BibTeX's titles hold <i>, <b> and <sub>: RIS text is plain, so the writer says it drops
+    them (once); a nocase span only protects case and is dropped without a word."""
+    records = [
+        Record(type="book", id="a", fields={"title": "Skizze der Bücher <i>Prouerbia</i>"}),
+        Record(type="book", id="b", fields={"title": "St. Germain ms. (g<sub>1</sub>)"}),
+        Record(type="book", id="c", fields={"title": 'Notes. <span class="nocase">Collecta</span>'}),
+    ]
+    text, diagnostics = write(records)
+    assert "TI  - Skizze der Bücher Prouerbia\r\n" in text
+    assert "TI  - St. Germain ms. (g1)\r\n" in text
+    assert [(d.record_id, d.message) for d in diagnostics] == [
+        ("a", "RIS text is plain: the markup of 'title' (<i>, <b>, <sup>…) dropped")
+    ]
+    _, quiet = write(records[2:])
+    assert quiet == []
