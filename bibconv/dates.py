@@ -235,18 +235,21 @@ def search_date(
     # The letters of the only numeric forms that hold any: without them, a stretch a word stops is no date.
     lettered = "年" in text or "년" in text or _ISO_WITH_TIME.search(text) is not None
     for index in [i for i, token in enumerate(tokens) if len(year := token[0]) == 4 and year.isdigit()]:
-        windows = _windows(len(tokens), index, 4, 6)
-        (low, high), nearest = windows[0], None
-        if stops is not None:
+        low, high = index - min(index, 4), index + min(len(tokens) - 1 - index, 6)
+        nearest: list[tuple[int, int]] | None = None
+        if stops is not None and not lettered:  # only the stretches no word stops may be dates, each
+            # parsed whole: those between the nearest stop before the year and the nearest after it
+            first, last = _nearest_stops(text, tokens, stops, index, low, high, language)
+            windows = _windows(len(tokens), index, index - first - 1, last - index - 1)
+        else:
+            windows = _windows(len(tokens), index, 4, 6)
+        if stops is not None and lettered:
             seen = _seen_stops(text, tokens, stops, low, high, language)
             nearest = [
                 (max((i for i in range(low, index + 1) if seen[i - low] >= least), default=low - 1),
                  min((i for i in range(index, high + 1) if seen[i - low] >= least), default=high + 1))
                 for least in (_NO_DATE, _NOT_WRITTEN)
             ]  # fmt: skip
-            if not lettered:  # only the stretches no word stops may be dates: each is parsed whole
-                first, last = max(nearest[0][0], nearest[1][0]), min(nearest[0][1], nearest[1][1])
-                windows, nearest = [(s, e) for s, e in windows if first < s and e < last], None
         for start, end in windows:
             if start == end:  # the year alone: a date without a month
                 continue
@@ -287,14 +290,52 @@ def _seen_stops(
     """The stops of tokens ``low``-``high`` (remembered in ``stops``) that _parse surely sees: a time it
     takes out (``10:20 pm UTC``, ``T10:20``) may take words with it, so the tokens from the first
     clock of these on, or touching it, count as none."""
+    before = _clock_at(text, tokens, low, high)
+    return [
+        _stop_at(text, tokens, stops, i, language) if tokens[i].end() < before else 0
+        for i in range(low, high + 1)
+    ]
+
+
+def _nearest_stops(
+    text: str,
+    tokens: list[re.Match[str]],
+    stops: dict[int, int],
+    index: int,
+    low: int,
+    high: int,
+    language: str | None,
+) -> tuple[int, int]:
+    """The nearest tokens before and after token ``index`` (within ``low``-``high``) that a seen stop
+    (:func:`_seen_stops`) is on; ``low - 1`` and ``high + 1`` where there is none. The tokens between
+    are asked from the year out, not the whole of ``low``-``high``."""
+    before = _clock_at(text, tokens, low, high)
+    first = next(
+        (i for i in range(index - 1, low - 1, -1)
+         if tokens[i].end() < before and _stop_at(text, tokens, stops, i, language)),
+        low - 1,
+    )  # fmt: skip
+    last = next(
+        (i for i in range(index + 1, high + 1)
+         if tokens[i].end() < before and _stop_at(text, tokens, stops, i, language)),
+        high + 1,
+    )  # fmt: skip
+    return first, last
+
+
+def _clock_at(text: str, tokens: list[re.Match[str]], low: int, high: int) -> int:
+    """Where the first clock of tokens ``low``-``high`` starts (past the text's end if none)."""
     clock = _CLOCK.search(text, tokens[low].start(), tokens[high].end())
-    before = clock.start() if clock else len(text) + 1
-    seen: list[int] = []
-    for i in range(low, high + 1):
-        if i not in stops:
-            stops[i] = _stop(text, tokens[i], language)
-        seen.append(stops[i] if tokens[i].end() < before else 0)
-    return seen
+    return clock.start() if clock else len(text) + 1
+
+
+def _stop_at(
+    text: str, tokens: list[re.Match[str]], stops: dict[int, int], i: int, language: str | None
+) -> int:
+    """:func:`_stop` of token ``i``, remembered in ``stops``."""
+    if i not in stops:
+        stops[i] = _stop(text, tokens[i], language)
+    return stops[i]
 
 
 def _stop(text: str, token: re.Match[str], language: str | None) -> int:
