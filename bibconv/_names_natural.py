@@ -38,7 +38,7 @@ from bibconv import latex
 from bibconv.memo import SHORT
 from bibconv.model import Name
 from bibconv.names_cjk import split_unspaced
-from bibconv.patterns import led_by
+from bibconv.patterns import led_by, may_end
 
 __all__ = ["parse_name", "split_name_list"]
 
@@ -74,6 +74,7 @@ _ET_AL_RE = led_by(
     re.IGNORECASE,
 )
 # ``and`` joins names in lower or upper case; ``And`` is a name (Danish), as in ``Anders And``.
+_ET_AL_ENDINGS = ("al", "al.", "others", "autres", "a.")  # how every match of _ET_AL_RE ends
 _LIST_SPLIT_RE = led_by(
     r"[\s,&aA]",
     r"(?:(?<!\s)\s++)?,\s*(?:(?:and|AND)\s+|&\s*)?|(?<!\s)\s++(?:and|AND)\s+|(?:(?<!\s)\s++)?&\s*"
@@ -239,7 +240,7 @@ def split_name_list(text: str) -> list[Name]:
     if not text:
         return []
     others = False
-    m = _ET_AL_RE.search(text)
+    m = _ET_AL_RE.search(text) if may_end(text, _ET_AL_ENDINGS) else None
     if m:
         others = True
         text = text[: m.start()].strip(" ,;")

@@ -1,5 +1,6 @@
 """Patterns led by the characters their matches start with (``bibconv.patterns.led_by``) find exactly
-what their plain forms find: on the text of real pages and on made-up text."""
+what their plain forms find, and the patterns anchored at the text's end match only text that ends
+as :func:`bibconv.patterns.may_end` is told: on the text of real pages and on made-up text."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import bibconv
 from bibconv import _names_natural, dates
 from bibconv.formats.listing import authors, citation
 from bibconv.formats.listing.dom import parse, text_of
+from bibconv.patterns import may_end
 from tests.golden import FIXTURES
 from tests.tools import shared_root
 
@@ -30,6 +32,12 @@ LED = {
     "citation._VENUE_STOP": citation._VENUE_STOP,
     "citation._ET_AL_END": citation._ET_AL_END,
     "citation._THESIS": citation._THESIS,
+}
+# Each pattern anchored at the end that is tried only where may_end says so, with its endings.
+ENDED = {
+    "_names_natural._ET_AL_RE": (_names_natural._ET_AL_RE, _names_natural._ET_AL_ENDINGS),
+    "authors._ET_AL": (authors._ET_AL, authors._ET_AL_ENDINGS),
+    "citation._ET_AL_END": (citation._ET_AL_END, citation._ET_AL_END_ENDINGS),
 }
 _LEAD = re.compile(r"^\(\?=(\[(?:\\.|[^\]\\])*\]|\\.|[^\[\\])\)\(\?:(?P<plain>.*)\)$", re.DOTALL)
 
@@ -73,7 +81,8 @@ def test_led_patterns_find_what_plain_ones_find_on_real_text(name: str, texts: l
 _CHARS = st.sampled_from(
     [*" \t\n,;&.:-/()[]\"'’”“?!aAeEuUdDhHtTiNn12090x", "and ", "AND ", "et al.", "eds.", "and others",
      "et autres", "u. a.", "10.1234/", "https://doi.org/", "arXiv:", "arxiv.org/abs/", "doi:", "2019", "1999",
-     "12/03/2016", "(2019)", "vol.", "pp.", "thesis", "Dissertation", "tesi", "thèse", "Doktorarbeit"]
+     "12/03/2016", "(2019)", "vol.", "pp.", "thesis", "Dissertation", "tesi", "thèse", "Doktorarbeit",
+     "ET AL", "Eds", "(eds)", "y otros", "OTHERS", "ſ", "\u2003", "AL.\n"]
 )  # fmt: skip
 
 
@@ -83,6 +92,24 @@ def test_led_patterns_find_what_plain_ones_find_on_made_up_text(pieces: list[str
     text = "".join(pieces)
     for led in LED.values():
         assert _found(led, text) == _found(_plain(led), text), text
+
+
+@pytest.mark.parametrize("name", sorted(ENDED))
+def test_patterns_anchored_at_the_end_match_only_what_may_end_lets_through(
+    name: str, texts: list[str]
+) -> None:
+    pattern, endings = ENDED[name]
+    for text in texts:
+        for tail in (text, text[-40:], text[-12:]):
+            assert may_end(tail, endings) or pattern.search(tail) is None, tail
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(_CHARS, max_size=40))
+def test_patterns_anchored_at_the_end_match_only_what_may_end_lets_through_made_up(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    for pattern, endings in ENDED.values():
+        assert may_end(text, endings) or pattern.search(text) is None, text
 
 
 def test_every_led_pattern_is_compared() -> None:

@@ -12,7 +12,7 @@ from bibconv.formats.listing.memo import per_item
 from bibconv.formats.listing.values import clean_space, plain_name
 from bibconv.latex import TexDepthError
 from bibconv.model import Name
-from bibconv.patterns import led_by
+from bibconv.patterns import led_by, may_end
 
 __all__ = ["author_list", "authors_from_text", "looks_like_names", "never_names"]
 
@@ -78,12 +78,15 @@ _ELLIPSIS = re.compile(r"(?:^|(?<=[\s,;]))(?:…|\.\.\.)(?=$|[\s,;])")
 _ET_AL = re.compile(
     r"(?<![\s,;])[\s,;]*+\b(?:et\.?\s+al\.?|and\s+others|u\.\s*a\.|et\s+autres|y\s+otros)\s*$", re.IGNORECASE
 )
+_ET_AL_ENDINGS = ("al", "al.", "others", "a.", "autres", "otros")  # how every match of _ET_AL ends
 _TRAILING_DOT = re.compile(r"(?<![\s.][A-Z])\.$")
 
 
 def _family_initials(name: Name) -> Name:
     """``Fedon C.``, ``Le P. T.`` (a family name, then initials) → family ``Fedon``, given ``C.``."""
     if not name.family or not name.given or name.non_dropping_particle or name.literal:
+        return name
+    if name.family[-1].islower():  # its last word is no initial
         return name
     words = f"{name.given} {name.family}".split()
     initials = words[1:]
@@ -101,7 +104,8 @@ def _family_initials(name: Name) -> Name:
 @per_item
 def author_list(text: str) -> tuple[tuple[Name, ...], bool]:
     """The names of an author line, and whether it says more authors exist (``et al.``, ``…``)."""
-    cut = _ET_AL.sub("", _ELLIPSIS.sub(",", text))
+    cut = _ELLIPSIS.sub(",", text) if "…" in text or "..." in text else text
+    cut = _ET_AL.sub("", cut) if may_end(cut, _ET_AL_ENDINGS) else cut
     more = cut != text
     names = tuple(n for n in authors_from_text(cut) if n.literal != "others")
     return names, more

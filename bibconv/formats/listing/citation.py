@@ -18,7 +18,7 @@ from bibconv.dates import search_date
 from bibconv.formats.listing.common import Entry, author_list, clean_space, looks_like_names
 from bibconv.formats.listing.memo import per_item
 from bibconv.model import Arxiv, Date, Name
-from bibconv.patterns import led_by
+from bibconv.patterns import led_by, may_end
 
 __all__ = ["Citation", "parse_citation"]
 
@@ -68,6 +68,7 @@ _ET_AL_END = led_by(
     r"(?<![\s,])[\s,]*+\b(?:et\.?\s+al\.?|and\s+others)\s*$|(?:,|(?<!\s))\s*+\(?\beds?\.?\)?$",
     re.IGNORECASE,
 )
+_ET_AL_END_ENDINGS = ("al", "al.", "others", "ed", "eds", "ed.", "eds.", ")")  # how its matches end
 _THESIS = led_by("[td]", r"\b(?:thesis|dissertation|tesi|thèse|doktorarbeit|dissertação)\b", re.IGNORECASE)
 
 
@@ -114,7 +115,8 @@ def _authors_end(text: str) -> int | None:
 
 def _names(text: str) -> bool:
     """Whether ``text`` is a name list, ``et al.`` and ``…`` allowed."""
-    cut = _ET_AL_END.sub("", text.replace("…", ",")).strip(" ,")
+    text = text.replace("…", ",")
+    cut = (_ET_AL_END.sub("", text) if may_end(text, _ET_AL_END_ENDINGS) else text).strip(" ,")
     return bool(cut) and looks_like_names(cut)
 
 

@@ -4,10 +4,13 @@ A block whose lines cannot hold byline names is read as a citation first
 (``blocks._without_byline_names``), its structured reading skipped when the citation reads: the
 structured reading gives way to the citation whenever it finds no authors, and the test that it
 finds none (``authors.never_names``, ``common.byline_without_names``) must never say so wrongly.
+A name whose family ends in a lower-case letter is not read as family and initials
+(``authors._family_initials``) without the full rule being asked.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,9 +20,10 @@ from hypothesis import strategies as st
 import bibconv
 from bibconv.errors import ParseError
 from bibconv.formats.listing import blocks
-from bibconv.formats.listing.authors import looks_like_names, never_names
+from bibconv.formats.listing.authors import _INITIALS, _family_initials, looks_like_names, never_names
 from bibconv.formats.listing.common import byline_without_names, parse_byline
 from bibconv.formats.listing.dom import line_links, parse
+from bibconv.model import Name
 from tests.golden import FIXTURES
 from tests.tools import shared_root
 
@@ -88,3 +92,27 @@ def test_never_names_knows_titles_not_names() -> None:
     assert not never_names("Ann Lee. A study of things in the {world} of many ")  # TeX: not known
     assert byline_without_names("Ann Lee. A study of things in the world of cats. Nature 12(3), 2019")
     assert not byline_without_names("Ann Lee, Bob Ray · 20 May 2019")
+
+
+def _family_initials_in_full(name: Name) -> Name:
+    """authors._family_initials without its shortcut for a family ending in a lower-case letter."""
+    if not name.family or not name.given or name.non_dropping_particle or name.literal:
+        return name
+    words = f"{name.given} {name.family}".split()
+    initials = words[1:]
+    dotted = len(initials) == 1 or all(w.endswith(".") for w in initials)
+    if len(words) >= 2 and dotted and not _INITIALS.match(words[0]) and all(map(_INITIALS.match, initials)):
+        return replace(name, family=words[0], given=" ".join(words[1:]))
+    return name
+
+
+_NAME_WORDS = st.sampled_from(
+    ["Fedon", "C.", "Le", "P.", "T.", "JR", "A-", "B.-C.", "ab", "Igel", "é", "ß", "Ng", "x.", "", " "]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(given_words=st.lists(_NAME_WORDS, max_size=4), family_words=st.lists(_NAME_WORDS, max_size=3))
+def test_family_initials_shortcut_is_the_full_rule(given_words: list[str], family_words: list[str]) -> None:
+    name = Name(given=" ".join(given_words) or None, family=" ".join(family_words) or None)
+    assert _family_initials(name) == _family_initials_in_full(name)
