@@ -103,16 +103,16 @@ def _find_title(block: Any) -> tuple[Any | None, str]:
         if _CLASS_ROLE["title"].search(" ".join(classes(node))) and _titled(text_of(node), 1):
             return node, "class"
     links = [
-        a
+        (len(text), a)
         for a in select(block, "a[href]")
         if not (a.attributes.get("href") or "#").startswith(("#", "javascript:"))
-        and _titled(text_of(a), 1)
-        and not _AUX_LINK.match(text_of(a))
-        and not looks_like_names(text_of(a))
+        and _titled(text := text_of(a), 1)
+        and not _AUX_LINK.match(text)
+        and not looks_like_names(text)
         and not _person_card(a)
     ]
     if links:
-        return max(links, key=lambda a: len(text_of(a))), "link"
+        return max(links, key=lambda link: link[0])[1], "link"
     for node in select(block, "b, strong"):
         label = text_of(node).rstrip().endswith(":")  # "Paper submission deadline:" labels what follows
         if _titled(text_of(node), 3) and not label and not _labels.AUTHORS.match(text_of(node)):

@@ -136,9 +136,8 @@ def _reads_as_paper(node: Any) -> bool:
     if title is None:
         cited = len(text) >= 30 and _CITATION_START.match(text) is not None
         return cited and parse_citation(text) is not None
-    links = select(node, "a")
-    link_text = sum(len(text_of(a)) for a in links)
-    return link_text < 0.95 * len(text) or len(text) >= 120 or len(links) == 1
+    links = select(node, "a")  # the links' text is summed only when the block is short and has several
+    return len(text) >= 120 or len(links) == 1 or sum(len(text_of(a)) for a in links) < 0.95 * len(text)
 
 
 def _groups(root: Any) -> Iterator[tuple[tuple[Any, ...], list[Any]]]:
