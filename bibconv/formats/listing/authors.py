@@ -180,7 +180,7 @@ _AND = re.compile(r"\band\b")
 def _long_piece(text: str) -> bool:
     """Whether one of the pieces :func:`looks_like_names` splits ``text`` into is too long for a name
     whatever the other pieces are (found without splitting: a run that nothing splits)."""
-    if len(text) <= 60:  # no room for such a run
+    if len(text) <= 60 or max(map(len, text.split()), default=0) <= 60:  # no room for such a run
         return False
     return any("and" not in (run := m.group()) or not _AND.search(run) for m in _UNBROKEN.finditer(text))
 
@@ -195,30 +195,46 @@ def looks_like_names(text: str) -> bool:
     if not text or len(text) > 4000 or _has_digit(text) or _long_piece(text):
         return False
     words = text.split()
-    if len({w.lower().strip(",;:") for w in words if w[:1].isupper()} & _TITLE_WORDS) >= 2:
-        return False  # "Sparse Matrix Language Modeling" is a title, not a name
     if not _FUNCTION_WORDS.isdisjoint(words[1:-1]):
         return False  # "Autoencoders for Joint Discovery": names hold no "for", "with", "using"
+    if _two_title_words(text, words):
+        return False  # "Sparse Matrix Language Modeling" is a title, not a name
     pieces = [p.strip() for p in _NAME_BREAK.split(_CONJUNCTIONS.sub(", ", text)) if p.strip()]
-    if not pieces:
+    if not pieces or not all(_CAPITALISED.fullmatch(p) or _reads_as_name(p) for p in pieces):
         return False
-    for piece in pieces:
-        words = piece.split()
-        if not 1 <= len(words) <= 6 or len(piece) > 60:
-            return False
-        if not all(map(_NAME_WORD.match, words)):
-            return False
-        capitals = [
-            w for w in words if w.lower() not in _LOWER_PARTICLES and not (w.islower() and len(w) <= 3)
-        ] or [w for w in words if w[:1].isupper()]  # "Da Et": capitalised, so names, not particles
-        lowercase = not capitals or any(w[0].isalpha() and not w[0].isupper() for w in capitals)
-        if (
-            (lowercase or not words[-1][:1].isupper())
-            and not words[-1].startswith("-")
-            and not all(_is_cjk(c) for c in piece.replace(" ", ""))
-        ):
-            return False
     return not (len(pieces) == 1 and len(pieces[0].split()) == 1)
+
+
+def _two_title_words(text: str, words: list[str]) -> bool:
+    """Whether two of the capitalised ``words`` of ``text`` are title words; asked only when the text
+    holds one in any case (its words lowered, without the ``,;:`` around them)."""
+    lowered = text.lower().replace(",", " ").replace(";", " ").replace(":", " ")
+    if _TITLE_WORDS.isdisjoint(lowered.split()):
+        return False
+    return len({w.lower().strip(",;:") for w in words if w[:1].isupper()} & _TITLE_WORDS) >= 2
+
+
+# Up to six words of ASCII capital and word characters, one space apart, 60 characters at most: a
+# piece that _reads_as_name takes (each word a name word, the words capitalised, the last too).
+_CAPITALISED = re.compile(r"(?=.{1,60}\Z)[A-Z][\w'’.\-]*(?: [A-Z][\w'’.\-]*){0,5}")
+
+
+def _reads_as_name(piece: str) -> bool:
+    """Whether one piece of a name list (between its separators) reads as a name."""
+    words = piece.split()
+    if not 1 <= len(words) <= 6 or len(piece) > 60:
+        return False
+    if not all(map(_NAME_WORD.match, words)):
+        return False
+    capitals = [
+        w for w in words if w.lower() not in _LOWER_PARTICLES and not (w.islower() and len(w) <= 3)
+    ] or [w for w in words if w[:1].isupper()]  # "Da Et": capitalised, so names, not particles
+    lowercase = not capitals or any(w[0].isalpha() and not w[0].isupper() for w in capitals)
+    return not (
+        (lowercase or not words[-1][:1].isupper())
+        and not words[-1].startswith("-")
+        and not all(_is_cjk(c) for c in piece.replace(" ", ""))
+    )
 
 
 # What splits a name list into pieces in looks_like_names, word by word: its separators, "and", the

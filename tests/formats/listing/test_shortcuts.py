@@ -5,7 +5,9 @@ A block whose lines cannot hold byline names is read as a citation first
 structured reading gives way to the citation whenever it finds no authors, and the test that it
 finds none (``authors.never_names``, ``common.byline_without_names``) must never say so wrongly.
 A name whose family ends in a lower-case letter is not read as family and initials
-(``authors._family_initials``) without the full rule being asked.
+(``authors._family_initials``) without the full rule being asked. ``looks_like_names`` takes a piece
+of capitalised ASCII words as a name without the word-by-word tests, counts title words only in text
+that holds one in any case, and looks for a piece too long only where a word is.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from hypothesis import strategies as st
 
 import bibconv
 from bibconv.errors import ParseError
-from bibconv.formats.listing import blocks
+from bibconv.formats.listing import authors, blocks
 from bibconv.formats.listing.authors import _INITIALS, _family_initials, looks_like_names, never_names
 from bibconv.formats.listing.common import byline_without_names, parse_byline
 from bibconv.formats.listing.dom import line_links, parse
@@ -116,3 +118,35 @@ _NAME_WORDS = st.sampled_from(
 def test_family_initials_shortcut_is_the_full_rule(given_words: list[str], family_words: list[str]) -> None:
     name = Name(given=" ".join(given_words) or None, family=" ".join(family_words) or None)
     assert _family_initials(name) == _family_initials_in_full(name)
+
+
+def _names_shortcuts_hold(text: str) -> None:
+    """Each shortcut of looks_like_names gives what its full test gives on ``text``."""
+    assert authors._long_piece(text) == any(
+        "and" not in (run := m.group()) or not authors._AND.search(run)
+        for m in authors._UNBROKEN.finditer(text)
+    ), text
+    words = text.split()
+    capitalised = {w.lower().strip(",;:") for w in words if w[:1].isupper()}
+    assert authors._two_title_words(text, words) == (len(capitalised & authors._TITLE_WORDS) >= 2), text
+    for piece in authors._NAME_BREAK.split(text):
+        if authors._CAPITALISED.fullmatch(piece.strip()):
+            assert authors._reads_as_name(piece.strip()), piece
+
+
+@pytest.mark.parametrize("path", _pages(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_names_shortcuts_on_real_lines(path: Path) -> None:
+    for text in _lines(path):
+        _names_shortcuts_hold(text)
+
+
+_PIECE_WORDS = st.sampled_from(
+    ["Ann", "Lee", "B.", "O'Neil", "Dürr", "McGrath", "De", "van", "Of", "Learning", "Deep", "and", ",", ";",
+     ":", "Model,", "X" * 61, "ab" * 31, "DE", "Jean-Luc", "-Smith", "Øst", "A\u0301", "\t", "ſ"]
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(words=st.lists(_PIECE_WORDS, max_size=12), joiner=st.sampled_from([" ", "  ", ", ", " and "]))
+def test_names_shortcuts_on_made_up_text(words: list[str], joiner: str) -> None:
+    _names_shortcuts_hold(joiner.join(words))
