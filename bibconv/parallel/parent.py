@@ -78,7 +78,7 @@ class _Parent:
         suffixes: dict[int, bytes] = {}  # the records whose key gets a suffix
         warnings: dict[int, list[Diagnostic]] = {}
         keys, found = self.keys, self.found
-        if keys.take_all([proposal for _, proposal, _ in result.keys]):
+        if keys.take_all(result.keys.proposals()):
             return suffixes, warnings  # the common case: no key is renamed
         keys.warn = self._key_warning
         for index, proposal, given in result.keys:

@@ -2,8 +2,9 @@
 
 A worker's text goes back as UTF-8 bytes (pickle re-encodes a ``str`` that holds non-ASCII
 characters both ways, and the parent writes bytes as they are) with the key markers taken out
-and their places noted, so that the parent puts in a suffix only where a key needs one. Its
-reports go back as rows of plain values (:func:`packed`).
+and their places noted, so that the parent puts in a suffix only where a key needs one; the key
+proposals go as one string and arrays (:class:`Proposals`). Its reports go back as rows of plain
+values (:func:`packed`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import io
 import itertools
 import re
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, TextIO, cast
@@ -21,7 +22,7 @@ from typing import Any, TextIO, cast
 from bibconv.errors import Diagnostic
 from bibconv.model import SourceSpan
 
-__all__ = ["Row", "Text", "byte_writer", "encoded", "filled", "packed", "unpacked"]
+__all__ = ["Proposals", "Row", "Text", "byte_writer", "encoded", "filled", "packed", "unpacked"]
 
 Row = tuple[str, Any, "str | None", str]
 """A report as :func:`packed` sends it: message, span (its slots' values, or ``None``), record, severity."""
@@ -45,25 +46,78 @@ class Text:
     ordered: bool = True  # ``at`` ascending too (else sorted by record, ``at`` ascending within one)
 
 
-def encoded(text: str, token: bytes, marker: re.Pattern[bytes]) -> Text:
+@dataclass
+class Proposals:
+    """The key proposals of a piece's records, in order: for each, its record (``records``), where
+    it ends in ``joined``, and whether it is the record's own id (``given``, 1 or 0). About 20 bytes
+    a key in the parent, which holds the pieces in flight, where a tuple of an int, a string and a
+    bool takes some 150."""
+
+    records: array[int] = field(default_factory=_numbers)
+    ends: array[int] = field(default_factory=_numbers)
+    joined: str = ""
+    given: bytes = b""
+
+    @classmethod
+    def of(cls, records: Iterable[int], proposals: list[str], given: Iterable[bool]) -> Proposals:
+        """The proposals ``proposals`` of ``records`` (``given``: each the record's own id)."""
+        ends = _numbers(itertools.accumulate(map(len, proposals)))
+        return cls(_numbers(records), ends, "".join(proposals), bytes(given))
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def proposals(self) -> list[str]:
+        """Each proposal, in order."""
+        joined = self.joined
+        return [joined[a:b] for a, b in itertools.pairwise(itertools.chain((0,), self.ends))]
+
+    def __iter__(self) -> Iterator[tuple[int, str, bool]]:
+        """``(record, proposal, given)`` for each proposal, in order.
+
+        >>> list(Proposals.of([0, 2, 3], ["smith2020", "", "ké"], [False, False, True]))
+        [(0, 'smith2020', False), (2, '', False), (3, 'ké', True)]
+        """
+        return zip(self.records, self.proposals(), map(bool, self.given), strict=True)
+
+
+BLOCK = 1 << 18
+"""Characters of text that :func:`encoded` takes at once: the parts of one block, not of a piece's
+text (3 objects of some 50 bytes an entry to CSL-JSON), are in memory together."""
+
+
+def encoded(text: str, token: bytes, marker: re.Pattern[bytes], block: int = BLOCK) -> Text:
     """``text`` in UTF-8 with the key markers (``token``, a record number, ``z``: ``marker``)
-    taken out and their places noted.
+    taken out and their places noted, a ``block`` of characters or so at a time (cut before a
+    marker).
 
     Bytes cross to the parent at the cost of a copy (a ``str`` with non-ASCII characters is
     re-encoded both ways by pickle), and the parent writes them as they are.
     """
-    data = text.encode("utf-8")
-    if token not in data:
-        return Text(data)
-    parts = marker.split(data)  # text, record, text, record … text
-    texts = parts[0::2]
-    at = _numbers(itertools.accumulate(map(len, texts[:-1])))
-    records = _numbers(map(int, parts[1::2]))
+    marked = token.decode("ascii")
+    if marked not in text:
+        return Text(text.encode("utf-8"))
+    datas: list[bytes] = []
+    at, records = _numbers(), _numbers()
+    size = start = 0
+    while start < len(text):
+        cut = text.find(marked, start + block)
+        stop = len(text) if cut < 0 else cut
+        parts = marker.split(text[start:stop].encode("utf-8"))  # text, record, text, record … text
+        texts = parts[0::2]
+        offsets = itertools.accumulate(map(len, texts[:-1]), initial=size)
+        next(offsets)
+        at.extend(offsets)
+        records.extend(map(int, parts[1::2]))
+        datas.append(b"".join(texts))
+        size += len(datas[-1])
+        start = stop
+    data = b"".join(datas)
     if any(a > b for a, b in itertools.pairwise(records)):  # a writer that writes another record's key
         order = sorted(range(len(records)), key=records.__getitem__)
         at, records = _numbers(at[k] for k in order), _numbers(records[k] for k in order)
-        return Text(b"".join(texts), at, records, ordered=False)
-    return Text(b"".join(texts), at, records)
+        return Text(data, at, records, ordered=False)
+    return Text(data, at, records)
 
 
 def packed(reports: list[Diagnostic]) -> list[Row]:

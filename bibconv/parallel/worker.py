@@ -19,7 +19,7 @@ from bibconv.limits import checked_records
 from bibconv.model import Record, SourceSpan
 from bibconv.parallel.pieces import Piece
 from bibconv.parallel.plan import Task
-from bibconv.parallel.transport import Text, encoded, packed, unpacked
+from bibconv.parallel.transport import Proposals, Text, encoded, packed, unpacked
 from bibconv.registry import ReadContext, WriteContext, get_reader, get_writer, written_with_content
 
 __all__ = ["Job", "MarkingKeys", "Result", "start_worker", "work"]
@@ -49,12 +49,20 @@ class MarkingKeys(KeyAssigner):
         super().__init__(pattern)
         self.token = token
         self.index = 0  # the number in its piece of the record being written
-        self.proposals: list[tuple[int, str, bool]] = []  # (record, proposal, given)
+        self.records: list[int] = []  # for each proposal: its record, the proposal, whether given
+        self.proposals: list[str] = []
+        self.given: list[bool] = []
 
     def key(self, record: Record) -> str:
         proposal = record.id or make_key(record, self.pattern)
-        self.proposals.append((self.index, proposal, bool(record.id)))
+        self.records.append(self.index)
+        self.proposals.append(proposal)
+        self.given.append(bool(record.id))
         return f"{proposal}{self.token}{self.index}z"
+
+    def noted(self) -> Proposals:
+        """The proposals noted, as they cross to the parent."""
+        return Proposals.of(self.records, self.proposals, self.given)
 
 
 class _PieceContext(WriteContext):
@@ -104,7 +112,7 @@ class Result:
     count: int = 0  # records read
     written: int = 0  # entries written (records with no field are left out)
     text: Text = field(default_factory=Text)  # the entries, the writer's separator between two
-    keys: list[tuple[int, str, bool]] = field(default_factory=list)  # (record, proposal, given)
+    keys: Proposals = field(default_factory=Proposals)  # the key proposals, by record
     read_reports: list[Diagnostic] = field(default_factory=list)
     read_marks: list[int] = field(default_factory=list)  # reader reports before each record
     # The entry keys first seen in the piece, for the parent to report those an earlier piece had:
@@ -181,7 +189,8 @@ def _read(job: Job, name: str, filename: str | None, piece: Piece, result: Resul
 
 
 def _write(job: Job, records: list[Record], result: Result) -> None:
-    """Each record's entry, with its reports and key proposal, into ``result``."""
+    """Each record's entry, with its reports and key proposal, into ``result``; ``records`` is
+    emptied."""
     writer: Any = get_writer(job.writer)
     keys = MarkingKeys(job.key_format, job.token)
     reports: list[Diagnostic] = []
@@ -189,20 +198,23 @@ def _write(job: Job, records: list[Record], result: Result) -> None:
     if result.started_from is not None:
         writer.continue_from(ctx, result.started_from)
     entries = []
-    for i, record in enumerate(records):
+    records.reverse()  # taken from the end, each record is freed once written
+    for i in range(len(records)):
+        record = records.pop()
         keys.index = i
         before = len(reports)
         if written_with_content(record, ctx):
             entries.append(writer.written_entry(record, ctx))
         if len(reports) > before:
             result.write_reports[i] = [(reports[k], ctx.kinds.get(k)) for k in range(before, len(reports))]
+    result.written = len(entries)
+    text = getattr(writer, "separator", "").join(entries)
+    del entries  # freed before the text is encoded
     token = job.token.encode("ascii")
-    separator = getattr(writer, "separator", "")
-    result.text = encoded(separator.join(entries), token, re.compile(re.escape(token) + rb"(\d+)z"))
-    result.keys = keys.proposals
+    result.text = encoded(text, token, re.compile(re.escape(token) + rb"(\d+)z"))
+    result.keys = keys.noted()
     carry = getattr(writer, "carry", None)
     result.carried = carry(ctx) if callable(carry) else None
-    result.written = len(entries)
 
 
 def work(job: Job, task: Task, carried: Any = None) -> Result:

@@ -158,7 +158,8 @@ def test_text_goes_to_a_utf8_file_as_bytes_unchanged(tmp_path: Path) -> None:
 
 
 def test_key_suffixes_go_where_the_markers_were() -> None:
-    """Workers send text without key markers; the parent puts each suffix in its marker's place."""
+    """Workers send text without key markers; the parent puts each suffix in its marker's place. The
+    text encoded a few characters at a time is the same as encoded whole."""
     token = "zqbcdfghjklm"
     marker = re.compile(token.encode() + rb"(\d+)z")
     rng = random.Random(3)
@@ -170,6 +171,7 @@ def test_key_suffixes_go_where_the_markers_were() -> None:
         suffixes = {r: rng.choice(["a", "b", "aa"]) for r in range(6) if rng.random() < 0.5}
         sent = _transport.encoded(text, token.encode(), marker)
         assert token.encode() not in sent.data
+        assert _transport.encoded(text, token.encode(), marker, block=rng.randrange(1, 30)) == sent
         found = _transport.filled(sent, {r: s.encode() for r, s in suffixes.items()}).decode()
         assert found == re.sub(token + r"(\d+)z", partial(_suffix, suffixes), text)
 
