@@ -43,6 +43,9 @@ _MACRO_RE = re.compile(r"^[A-Za-z][\w.:+/'-]*$")
 _SPECIAL_RE = re.compile(r"[&%#]")
 # A link's argument (kept), a control symbol (``\&``: kept), or a bare special.
 _BARE_RE = re.compile(r"\\(?:url|href|path|nolinkurl)\s*\{[^{}]*\}|\\.|[&%#]", re.S)
+# A value in braces of printable ASCII with no brace, backslash, ^, & % or #: written as it is, with
+# nothing to check (braces, commands, characters pdflatex cannot set) and nothing to escape.
+_PLAIN_RE = re.compile(r"\{[^{}\\^&%#\x00-\x1f\x7f-\U0010ffff]*\}")
 _TEXT_FIELDS = frozenset(row.field for row in ROWS if row.kind != "verbatim")
 """Fields styles set as text (not identifiers, which ``\\url`` and ``\\doi`` take as they are)."""
 
@@ -116,24 +119,35 @@ def as_read(
     if not _KIND_RE.match(source.kind):
         return None
     lines = []
+    checked = []  # the fields whose characters pdflatex may not set
     for name, expr in source.fields:
-        text_field = name.lower() in _TEXT_FIELDS
-
-        def escape(text: str, name: str = name, text_field: bool = text_field) -> str:
-            return _escaped(text, name, warn) if text_field and _SPECIAL_RE.search(text) else text
-
-        try:
-            value = _value(expr, defined, escape)
-        except _UnbalancedError:
-            warn(f"{name}: braces balanced for BibTeX but not for TeX; the entry is written from its fields")
-            return None
-        except _DisallowedError:  # the encoder writes such TeX as text, and says so
-            return None
+        if _PLAIN_RE.fullmatch(expr):  # as written: nothing to check, escape or warn of
+            value: str | None = expr
+        else:
+            checked.append((name, expr))
+            value = _checked_value(name, expr, defined, warn)
         if value is None or not _FIELD_NAME_RE.match(name) or (ascii_only and not value.isascii()):
             return None
         lines.append(f"{name} = {value}")
-    _warn_unset(source.fields, warn)
+    _warn_unset(checked, warn)
     return source.kind, lines
+
+
+def _checked_value(name: str, expr: str, defined: frozenset[str], warn: Callable[[str], None]) -> str | None:
+    """The value of field ``name`` on one line, a text field's bare specials escaped, or ``None`` when
+    the entry is to be written from its fields (see :func:`_value`)."""
+    text_field = name.lower() in _TEXT_FIELDS
+
+    def escape(text: str) -> str:
+        return _escaped(text, name, warn) if text_field and _SPECIAL_RE.search(text) else text
+
+    try:
+        return _value(expr, defined, escape)
+    except _UnbalancedError:
+        warn(f"{name}: braces balanced for BibTeX but not for TeX; the entry is written from its fields")
+        return None
+    except _DisallowedError:  # the encoder writes such TeX as text, and says so
+        return None
 
 
 def _warn_unset(fields: Iterable[tuple[str, str]], warn: Callable[[str], None]) -> None:
