@@ -37,6 +37,9 @@ _STRING_BODY = re.compile(
 )
 # What ends or nests a value: braces (all of them, escaped or not), unescaped quotes and commas.
 _VALUE_MARK = re.compile(r'[{}]|(?<!\\)[",]')
+# A value of one braced group holding no brace, with no brace, quote, comma or backslash around it,
+# up to the ',' or '}' that ends it: the common value, whose end _value_end would find.
+_BRACED_VALUE = re.compile(r'[^{}",\\]*\{[^{}]*\}[^{}",\\]*[,}]')
 
 
 class ScannedField(NamedTuple):
@@ -115,7 +118,8 @@ def _entry(chunk: str, at: int, body: int) -> tuple[str, list[ScannedField], int
                     return None
                 end = close.end()
                 break
-            stop = _value_end(chunk, name.end())
+            braced = _BRACED_VALUE.match(chunk, name.end())
+            stop = braced.end() - 1 if braced else _value_end(chunk, name.end())
             if stop < 0:
                 return None
             fields.append(ScannedField(name.group(1), chunk[name.end() : stop].strip()))

@@ -13,6 +13,7 @@ from bibtexparser.model import ImplicitComment, ParsingFailedBlock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bibconv.formats.bibtex import scan as scan_module
 from bibconv.formats.bibtex import syntax as bibtex_syntax
 from bibconv.formats.bibtex.scan import scan
 from bibconv.registry import ReadContext
@@ -196,3 +197,14 @@ def test_chunks_cut_where_the_line_rule_cuts(sizes: tuple[int, int], monkeypatch
     texts += ["".join(rng.choice(parts) for _ in range(rng.randint(0, 400))) for _ in range(200)]
     for seed, text in enumerate(texts):
         assert list(bibtex_syntax.chunks(_Uneven(text, seed))) == _chunks_line_by_line(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_VALUE_TEXT, _VALUE_TEXT, _VALUE_TEXT)
+def test_a_plain_braced_value_ends_where_the_general_search_does(before: str, inner: str, after: str) -> None:
+    """The shortcut for a value of one braced group gives the end :func:`scan._value_end` gives."""
+    for text in (f"{before}{{{inner}}}{after},", f"{before}{{{inner}}}{after}}}", f" {{{inner}}}, x"):
+        braced = scan_module._BRACED_VALUE.match(text)
+        if braced is not None:
+            assert braced.end() - 1 == scan_module._value_end(text, 0), text
+    assert scan_module._BRACED_VALUE.match(" {T}}") is not None
