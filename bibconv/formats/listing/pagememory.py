@@ -1,5 +1,7 @@
 """What the reading of a page remembers about its elements (within :func:`remembered_texts`):
 the page's events walked once, each element's text, and the facts computed about elements.
+Elements read as one (an authors row and the title row under it) are :func:`joined` where they
+stand: their children's events are added after the page's, under an element of their own.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from typing import Any, TypeVar
 
 __all__ = [
     "BLOCK_TAGS",
+    "Joined",
     "PageMemory",
+    "joined",
     "page_memory",
     "remember_as",
-    "remember_tree",
     "remembered",
     "remembered_texts",
     "select",
@@ -71,6 +74,16 @@ def _read(tag: str | None) -> bool:
     return bool(tag) and (tag == "-text" or not tag.startswith("-"))  # type: ignore[union-attr]
 
 
+class Joined:
+    """An element made of the children of elements of the page (:func:`joined`), as a row made of
+    two rows' cells is read: their tag, no attributes, a ``mem_id`` no element of the page has."""
+
+    __slots__ = ("mem_id", "tag")
+
+    def __init__(self, mem_id: int, tag: str) -> None:
+        self.mem_id, self.tag = mem_id, tag
+
+
 class PageMemory:
     """What :func:`remembered_texts` keeps: the events of the page (walked once, on first use),
     each element's text and the facts computed about elements, by ``mem_id``. The elements are
@@ -85,8 +98,8 @@ class PageMemory:
         self.ends = array("q")  # per event: for an element's first, where its events end
         self.texts: dict[int, tuple[Any, str]] = {}
         self.facts: dict[tuple[Callable[[Any], Any], int], tuple[Any, Any]] = {}
-        self.trees: list[Any] = []  # the trees added, kept while their elements are
         self.found: dict[str, array[int]] = {}  # by query of :data:`_SIMPLE`: where its elements open
+        self.parts: dict[int, list[tuple[int, int]]] = {}  # by where a joined element starts: its parts
 
     def events(self, start: int, end: int) -> Iterator[tuple[str, Any]]:
         """The events from ``start`` to ``end``, as :func:`walk` gives them."""
@@ -99,27 +112,45 @@ class PageMemory:
             return None
         return [value for kind, value in self.events(*span) if kind == "open"]
 
-    def span(self, node: Any, tree: Any | None = None) -> tuple[int, int] | None:
-        """Where the node's events are (in :attr:`kinds`, :attr:`values`); ``None``: not on the page.
-        With ``tree`` (made from the page's), its elements are walked with the page's."""
+    def span(self, node: Any) -> tuple[int, int] | None:
+        """Where the node's events are (in :attr:`kinds`, :attr:`values`); ``None``: not on the page."""
         starts = self.starts
-        if starts is None or tree is not None:
-            starts = self._walked(tree)
+        if starts is None:
+            starts = self.starts = {}
+            if self.root is not None:
+                self._index(self.root)
         start = starts.get(node.mem_id)
         return None if start is None else (start, self.ends[start])
 
-    def _walked(self, tree: Any | None) -> dict[int, int]:
-        """:attr:`starts`, the page walked on first use, and ``tree`` (if given) walked after it."""
-        if self.starts is None:
-            self.starts = {}
-            if self.root is not None:
-                self._index(self.root)
-        if tree is not None and tree.root is not None:
-            self.trees.append(tree)
-            self._index(tree.root)
-            for query, found in self.found.items():
-                found.extend(self._opened(tree.root, query))
-        return self.starts
+    def joined(self, nodes: list[Any]) -> Joined:
+        """An element holding the children of ``nodes`` (elements of the page), in order: their events
+        copied after the page's (the children's own spans stay where they are, on the page)."""
+        spans = [self.span(node) for node in nodes]
+        assert self.starts is not None
+        kinds, values, pieces, ends = self.kinds, self.values, self.pieces, self.ends
+        node = Joined(-1 - len(self.parts), nodes[0].tag)
+        start = len(kinds)
+        kinds.append("open")
+        values.append(node)
+        pieces.append(" " if node.tag in BLOCK_TAGS else "")
+        ends.append(0)
+        parts = self.parts[start] = []
+        for span in spans:
+            assert span is not None, "only elements of the page are joined"
+            first, last = span[0] + 1, span[1] - 1  # the element's children, not itself
+            by = len(kinds) - first
+            kinds.extend(kinds[first:last])
+            values.extend(values[first:last])
+            pieces.extend(pieces[first:last])
+            ends.extend(end + by if end else 0 for end in ends[first:last])
+            parts.append((first, last))
+        kinds.append("close")
+        values.append(node)
+        pieces.append(pieces[start])
+        ends.append(0)
+        self.starts[node.mem_id] = start
+        ends[start] = len(kinds)
+        return node
 
     def _index(self, root: Any) -> None:
         assert self.starts is not None
@@ -142,10 +173,12 @@ class PageMemory:
     def matching(self, span: tuple[int, int], query: str) -> list[Any]:
         """The elements of the events in ``span`` that ``query`` (one of :data:`_SIMPLE`) selects,
         in page order: the page's elements are selected once per query, then found by position."""
+        parts = self.parts.get(span[0])
+        if parts is not None:  # a joined element: its parts' elements, where they are on the page
+            return [element for part in parts for element in self.matching(part, query)]
         found = self.found.get(query)
-        if found is None:  # the trees added are walked after the page: their positions follow its
-            roots = [root for root in (self.root, *(tree.root for tree in self.trees)) if root is not None]
-            found = self.found[query] = array("q", (p for root in roots for p in self._opened(root, query)))
+        if found is None:
+            found = self.found[query] = array("q", self._opened(self.root, query) if self.root else ())
         low = bisect_left(found, span[0])
         high = bisect_left(found, span[1], low)
         if low == high:
@@ -181,11 +214,13 @@ def remembered_texts(root: Any | None = None) -> Iterator[None]:
         _MEMORY.reset(token)
 
 
-def remember_tree(tree: Any) -> None:
-    """Within :func:`remembered_texts`, the elements of ``tree`` (made from the page's: rows
-    joined) are walked once too, and their texts computed once."""
-    if (memory := _MEMORY.get()) is not None and tree.root is not None:
-        memory.span(tree.root, tree)
+def joined(nodes: list[Any]) -> Joined:
+    """Within :func:`remembered_texts`, an element holding the children of ``nodes`` (elements of the
+    page), in order, read where they stand: :func:`select`, texts and lines as a row made of their
+    cells would give them."""
+    memory = _MEMORY.get()
+    assert memory is not None, "elements are joined within remembered_texts"
+    return memory.joined(nodes)
 
 
 def remember_as(node: Any, compute: Callable[[Any], _T], value: _T) -> None:

@@ -2,8 +2,9 @@
 
 A row is ``names`` when its cells hold only names (and numbers), ``title`` when it has a title
 (:func:`~bibconv.formats.listing.blocks.title_node`). Where such pairs make most of a table's rows,
-each pair's cells become one row of a table parsed once for all, which is read like any row; what
-was found about the two rows' texts serves the row they make (their item memories).
+each pair is read as one row of the two rows' cells, where they stand
+(:func:`~bibconv.formats.listing.pagememory.joined`); what was found about the two rows' texts
+serves the row they make (their item memories).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from bibconv.formats.listing.blocks import title_node
 from bibconv.formats.listing.common import looks_like_names
-from bibconv.formats.listing.dom import parse, remember_as, remember_tree, remembered, text_of
+from bibconv.formats.listing.dom import joined, remember_as, remembered, text_of
 from bibconv.formats.listing.memo import item_memory, one_item
 from bibconv.formats.listing.pagememory import select
 
@@ -44,46 +45,20 @@ def joined_rows(rows: list[Any]) -> list[tuple[Any, Any]]:
     pairs = sum(1 for a, b in pairwise(kinds) if (a, b) == ("names", "title"))
     if pairs < 2 or pairs < 0.4 * len(rows):
         return [(r, r) for r in rows]
-    joined: list[tuple[Any, Any, bool]] = []  # (row to read, row on the page, to be joined)
+    read: list[tuple[Any, Any]] = []
     index = 0
     while index < len(rows):
         if kinds[index] == "names" and index + 1 < len(rows) and kinds[index + 1] == "title":
-            joined.append((rows[index + 1], rows[index], True))
+            read.append((_pair(rows[index], rows[index + 1]), rows[index]))
             index += 2
         else:
-            joined.append((rows[index], rows[index], False))
+            read.append((rows[index], rows[index]))
             index += 1
-    return _with_joined_rows(joined)
+    return read
 
 
-def _with_joined_rows(joined: list[tuple[Any, Any, bool]]) -> list[tuple[Any, Any]]:
-    """Each authors row's and title row's cells made one row, all in one table parsed once (and
-    walked once with the page); what was read of the two rows serves the row they make."""
-    pairs = [(shown, title) for title, shown, join in joined if join]
-    made = _made_rows([f"{_cells(names)}{_cells(title)}" for names, title in pairs])
-    for row, (names, title) in zip(made, pairs, strict=True):
-        if row is not None:
-            read = {**remembered(names, item_memory), **remembered(title, item_memory)}
-            remember_as(row, item_memory, read)
-    rows = iter(made)
-    return [((next(rows) or row) if join else row, shown) for row, shown, join in joined]
-
-
-def _made_rows(cells: list[str]) -> list[Any | None]:
-    """A row for each run of cells: one parse for all of them, else one each (``None`` where none)."""
-    if not cells:
-        return []
-    tree = parse("<table>" + "".join(f"<tr>{c}</tr>" for c in cells) + "</table>")
-    rows: list[Any | None] = list(tree.css("table > tbody > tr"))
-    if len(rows) != len(cells):  # markup the parse did not give back row for row
-        trees = [parse(f"<table><tr>{c}</tr></table>") for c in cells]
-        rows = [t.css_first("tr") for t in trees]
-        for each in trees:
-            remember_tree(each)
-    else:
-        remember_tree(tree)
-    return rows
-
-
-def _cells(row: Any) -> str:
-    return "".join(c.html or "" for c in select(row, "td, th"))
+def _pair(names: Any, title: Any) -> Any:
+    """The two rows read as one row of their cells, where they stand; what was read of them serves it."""
+    row = joined([names, title])
+    remember_as(row, item_memory, {**remembered(names, item_memory), **remembered(title, item_memory)})
+    return row
