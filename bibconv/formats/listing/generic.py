@@ -19,7 +19,7 @@ records. Blocks are read by :mod:`bibconv.formats.listing.blocks`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from bibconv.dates import day_first_in
@@ -109,6 +109,11 @@ def _names_section(node: Any) -> bool:
     return "title" in words or "head" in words or "section" in words
 
 
+def _authors_row(node: Any) -> bool:
+    """A table row of names alone, read with the title row under it (:mod:`~bibconv.formats.listing.rows`)."""
+    return node.tag == "tr" and not _heading_row(node) and row_kind(node) == "names"
+
+
 def _in_page_links_only(node: Any, text: str) -> bool:
     """A table of contents entry: all its text is links to places on the same page."""
     links = select(node, "a[href]")
@@ -138,6 +143,16 @@ def _reads_as_paper(node: Any) -> bool:
         return cited and parse_citation(text) is not None
     links = select(node, "a")  # the links' text is summed only when the block is short and has several
     return len(text) >= 120 or len(links) == 1 or sum(len(text_of(a)) for a in links) < 0.95 * len(text)
+
+
+def _enough(count: int, authors_rows: Iterable[Any], least: float) -> bool:
+    """Whether ``count`` papers and the authors rows that look like papers are one and ``least`` at
+    least: the rows are asked only while the count is short (they stay beside their title rows anyway)."""
+    for row in authors_rows:
+        if count and count >= least:
+            break
+        count += _paper_like(row)
+    return bool(count) and count >= least
 
 
 def _groups(root: Any) -> Iterator[tuple[tuple[Any, ...], list[Any]]]:
@@ -202,15 +217,15 @@ def _best(root: Any) -> list[Any]:
     for key, members in groups:
         if key not in runs:  # a kind that never repeats under one parent is not a listing
             continue
-        papers = [m for m in members if _paper_like(m)]
-        items = [m for m in members if not _heading_row(m) and (m.tag != "tr" or row_kind(m) != "names")]
-        if not papers or len(papers) < 0.5 * len(items):
+        authors = {m.mem_id for m in members if _authors_row(m)}  # they stay beside their title rows
+        others = [m for m in members if m.mem_id not in authors]
+        papers = [m for m in others if _paper_like(m)]
+        items = [m for m in others if not _heading_row(m)]
+        if not _enough(len(papers), (m for m in members if m.mem_id in authors), 0.5 * len(items)):
             continue
-        if members[0].tag == "tr":  # authors rows stay beside their title rows
-            ids = {m.mem_id for m in papers}
-            papers = [
-                m for m in members if m.mem_id in ids or (not _heading_row(m) and row_kind(m) == "names")
-            ]
+        if authors:
+            ids = authors | {m.mem_id for m in papers}
+            papers = [m for m in members if m.mem_id in ids]
         candidates.setdefault(key, []).extend(papers)
         if len(papers) >= 2:
             repeated.add(key)

@@ -8,12 +8,15 @@ A name whose family ends in a lower-case letter is not read as family and initia
 (``authors._family_initials``) without the full rule being asked. ``looks_like_names`` takes a piece
 of capitalised ASCII words as a name without the word-by-word tests, counts title words only in text
 that holds one in any case, and looks for a piece too long only where a word is.
+An authors row of a two-row table is asked whether it looks like a paper only while the count of a
+kind's papers is short (``generic._enough``): it stays beside its title row whatever the answer.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -21,11 +24,12 @@ from hypothesis import strategies as st
 
 import bibconv
 from bibconv.errors import ParseError
-from bibconv.formats.listing import authors, blocks
+from bibconv.formats.listing import authors, blocks, generic
 from bibconv.formats.listing.authors import _INITIALS, _family_initials, looks_like_names, never_names
 from bibconv.formats.listing.common import byline_without_names, parse_byline
 from bibconv.formats.listing.dom import line_links, parse
 from bibconv.model import Name
+from tests.formats.listing.test_rows import PAGES as TWO_ROW_PAGES
 from tests.golden import FIXTURES
 from tests.tools import shared_root
 
@@ -38,7 +42,7 @@ def _pages() -> list[Path]:
     return pages
 
 
-def _records(path: Path) -> list[bibconv.Record]:
+def _records(path: Path | bytes) -> list[bibconv.Record]:
     try:
         return bibconv.read(path, "html")
     except ParseError:  # a page that holds no paper
@@ -50,6 +54,25 @@ def test_citations_read_first_give_the_same_records(path: Path, monkeypatch: pyt
     shortcut = _records(path)
     monkeypatch.setattr(blocks, "_without_byline_names", lambda *_: False)
     assert shortcut == _records(path)
+
+
+def _every_row_asked(count: int, authors_rows: Any, least: float) -> bool:
+    total = count + sum(1 for row in authors_rows if generic._paper_like(row))
+    return total > 0 and total >= least
+
+
+def _name(page: Path | str) -> str:
+    return f"{page.parent.name}/{page.name}" if isinstance(page, Path) else page
+
+
+@pytest.mark.parametrize("page", [*_pages(), *sorted(TWO_ROW_PAGES)], ids=_name)
+def test_authors_rows_asked_while_short_give_the_same_records(
+    page: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = page if isinstance(page, Path) else TWO_ROW_PAGES[page].encode()
+    shortcut = _records(data)
+    monkeypatch.setattr(generic, "_enough", _every_row_asked)
+    assert shortcut == _records(data)
 
 
 def _lines(path: Path) -> list[str]:
