@@ -73,7 +73,6 @@ def detect(files: tuple[str, ...], explain: bool) -> None:
 
 def _explain_page(path: str) -> None:
     """One line per listing reader: claimed or not, and the papers it finds."""
-    from bibconv.formats.listing.html import PAGE_METADATA
     from bibconv.registry import ReadContext, get_reader
 
     explain = getattr(get_reader("html"), "explain", None)
@@ -97,6 +96,6 @@ def _explain_page(path: str) -> None:
         said = f"claims it, {finding.items} paper(s)" if finding.claimed else "does not claim it"
         if not finding.claimed and finding.reader == "generic":
             said = f"not used (another reader gave the papers); would find {finding.items}"
-        if finding.reader == PAGE_METADATA:
+        if finding.reader == "page metadata":  # the html reader's own metadata (formats/listing/html.py)
             said = f"read, {finding.items} paper(s)" if finding.claimed else "not used"
         click.echo(f"  {finding.reader}: {said}")
