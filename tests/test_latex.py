@@ -740,5 +740,3 @@ def test_real_values_decode_and_reencode(path: Path) -> None:
             assert is_known_macro(name) or "\\" + name in rich, (name, value)
         if not has_tex(value):
             assert decode(value, markup=False) == " ".join(value.split())
-
-

@@ -168,5 +168,3 @@ def _render_run(run: str, at_end: bool, markup: bool) -> str:
         return "".join(tags)
     before = len(_MARK_RE.findall(run[: run.index(" ")]))
     return "".join(tags[:before]) + " " + "".join(tags[before:])
-
-

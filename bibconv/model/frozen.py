@@ -66,4 +66,3 @@ def immutable(cls: type) -> None:
 
     cls.__setattr__ = refuse  # type: ignore[method-assign]
     cls.__delattr__ = refuse  # type: ignore[method-assign,assignment]
-

@@ -194,8 +194,14 @@ def test_an_id_that_is_no_arxiv_id_gives_no_arxiv_link_doi_or_eprint() -> None:
     """The id is the record's, and what only arXiv's ids make (``10.48550/arXiv.…``, ``abs/…``,
     ``eprint``) is not made of it: such a DOI would name nothing."""
     line = json.dumps(
-        {"id": "abc", "title": "T", "categories": "hep-th", "comments": "5 pages",
-         "journal-ref": "Phys. Rev. D 1 (2000) 1", "authors_parsed": [["Lee", "Ann", ""]]}
+        {
+            "id": "abc",
+            "title": "T",
+            "categories": "hep-th",
+            "comments": "5 pages",
+            "journal-ref": "Phys. Rev. D 1 (2000) 1",
+            "authors_parsed": [["Lee", "Ann", ""]],
+        }
     )
     diagnostics: list[bibconv.Diagnostic] = []
     records = bibconv.read(line.encode(), "arxiv-jsonl", strict=False, diagnostics=diagnostics)

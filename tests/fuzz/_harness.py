@@ -43,6 +43,7 @@ WRITTEN: dict[str, tuple[str, ...]] = {
 # Readers to run on every input of a harness (bibtex's harness also drives biblatex).
 READERS: dict[str, tuple[str, ...]] = {"bibtex": ("bibtex", "biblatex")}
 
+
 def seed_files(reader: str) -> list[Path]:
     """The fixture files a reader's corpus starts from."""
     files: set[Path] = {FIXTURES / path for path in WRITTEN.get(reader, ())}

@@ -205,10 +205,14 @@ def test_a_latin1_file_in_pieces_reads_as_one_with_one_warning(
     assert parallel.convert([str(source)], writer, out, **pieces)
     assert out.getvalue() == expected
     assert written in out.getvalue()
-    assert [str(r) for r in reports] == [str(r) for r in serial] == [
-        f"{source}:{place}: warning: byte 0xe9 is not UTF-8: reading the file as Windows-1252 (Latin-1);"
-        " save it as UTF-8 to be sure of its characters"
-    ]
+    assert (
+        [str(r) for r in reports]
+        == [str(r) for r in serial]
+        == [
+            f"{source}:{place}: warning: byte 0xe9 is not UTF-8: reading the file as Windows-1252 (Latin-1);"
+            " save it as UTF-8 to be sure of its characters"
+        ]
+    )
 
 
 def test_a_few_utf8_looking_bytes_do_not_make_a_latin1_file_utf8() -> None:

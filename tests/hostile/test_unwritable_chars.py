@@ -142,8 +142,15 @@ def test_the_quick_json_escape_test_on_real_escapes() -> None:
     from bibconv.formats.csljson import _holds_unwritable_escape
 
     for text, held in [
-        ("\\u0000", True), ("\\\\u0000", False), ("\\\\\\u0000", True), ("a\\f", True), ("\\\\frac", False),
-        ("\\ud83f\\udfff", True), ("\\ud83d\\ude00", False), ("\\u2028", True), ('\\"{\\u00e9', False),
+        ("\\u0000", True),
+        ("\\\\u0000", False),
+        ("\\\\\\u0000", True),
+        ("a\\f", True),
+        ("\\\\frac", False),
+        ("\\ud83f\\udfff", True),
+        ("\\ud83d\\ude00", False),
+        ("\\u2028", True),
+        ('\\"{\\u00e9', False),
     ]:
         assert _holds_unwritable_escape(text) == held, text
 

@@ -79,9 +79,29 @@ RAW_TYPE_RE = re.compile(r"\s*@\s*(\w+)")
 _SNIFF_RE = re.compile(r"^[ \t]*@[ \t]*(\w+)[ \t]*[{(]", re.M)
 _KNOWN_SNIFF = frozenset(
     [
-        "article", "book", "booklet", "inbook", "incollection", "inproceedings", "conference", "manual",
-        "mastersthesis", "phdthesis", "misc", "proceedings", "techreport", "unpublished", "online",
-        "report", "thesis", "string", "preamble", "comment", "collection", "software", "dataset",
+        "article",
+        "book",
+        "booklet",
+        "inbook",
+        "incollection",
+        "inproceedings",
+        "conference",
+        "manual",
+        "mastersthesis",
+        "phdthesis",
+        "misc",
+        "proceedings",
+        "techreport",
+        "unpublished",
+        "online",
+        "report",
+        "thesis",
+        "string",
+        "preamble",
+        "comment",
+        "collection",
+        "software",
+        "dataset",
     ]
 )
 
