@@ -105,9 +105,7 @@ def encoded(text: str, token: bytes, marker: re.Pattern[bytes], block: int = BLO
         stop = len(text) if cut < 0 else cut
         parts = marker.split(text[start:stop].encode("utf-8"))  # text, record, text, record … text
         texts = parts[0::2]
-        offsets = itertools.accumulate(map(len, texts[:-1]), initial=size)
-        next(offsets)
-        at.extend(offsets)
+        at.extend(size + end for end in itertools.accumulate(map(len, texts[:-1])))
         records.extend(map(int, parts[1::2]))
         datas.append(b"".join(texts))
         size += len(datas[-1])
