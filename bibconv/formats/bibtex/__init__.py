@@ -77,33 +77,11 @@ RAW_TYPE_RE = re.compile(r"\s*@\s*(\w+)")
 """The entry type as written at the start of a block (``@ARTICLE``), which parsers lower-case."""
 
 _SNIFF_RE = re.compile(r"^[ \t]*@[ \t]*(\w+)[ \t]*[{(]", re.M)
-_KNOWN_SNIFF = frozenset(
-    [
-        "article",
-        "book",
-        "booklet",
-        "inbook",
-        "incollection",
-        "inproceedings",
-        "conference",
-        "manual",
-        "mastersthesis",
-        "phdthesis",
-        "misc",
-        "proceedings",
-        "techreport",
-        "unpublished",
-        "online",
-        "report",
-        "thesis",
-        "string",
-        "preamble",
-        "comment",
-        "collection",
-        "software",
-        "dataset",
-    ]
-)
+_KNOWN_SNIFF = frozenset([
+    "article", "book", "booklet", "inbook", "incollection", "inproceedings", "conference", "manual",
+    "mastersthesis", "phdthesis", "misc", "proceedings", "techreport", "unpublished", "online",
+    "report", "thesis", "string", "preamble", "comment", "collection", "software", "dataset",
+])  # fmt: skip
 
 
 def _quiet_splitter() -> None:
