@@ -4,7 +4,8 @@ A listing is a run of elements of the same kind (same tag and classes under pare
 same kind: cards, ``article``, ``li``, ``tr``, ``dt``, ``p``…) most of which look like a
 paper: a title (a heading, an element whose class says title, a link or bold text) or a
 free-text citation ("A. Author. Title. Venue, 2019."). The best such kind wins, with all its
-runs on the page (one list per section, a lone paper under its own heading included).
+runs on the page (one list per section, a lone paper under its own heading included); a page
+that repeats nothing may show one paper (:mod:`bibconv.formats.listing.lone`).
 Table rows come in two shapes: one row per paper (its columns named by a header row, when
 the table has one) or several rows per paper (an authors row above each title row), which
 are joined. Rows that are headings (a session name, a year) are not papers: a year heading
@@ -35,6 +36,7 @@ from bibconv.formats.listing.dom import (
     text_of,
 )
 from bibconv.formats.listing.headings import Outline, apply_outline, outlines
+from bibconv.formats.listing.lone import chunk_entry, lone_block
 from bibconv.formats.listing.memo import item_memory, one_item
 from bibconv.formats.listing.pagememory import page_memory, select, select_first
 from bibconv.formats.listing.rows import joined_rows, row_kind
@@ -265,6 +267,9 @@ def _listing_entries(tree: Any, base: str | None, lang: str | None) -> list[tupl
     hints = Hints(base, lang, day_first_in(text_of(root), lang))
     members = _best(root)
     br = _br_entries(root, hints)
+    if not members and not br:  # a page of one paper (:mod:`~bibconv.formats.listing.lone`)
+        members = lone_block(root, lambda node: _lone_entry(node, hints))
+        br = [] if members else _lone_chunk(root, hints)
     if not members or len(br) > 1.5 * len(members):
         return br
     headings = outlines(root, members, _heading_row)
@@ -287,11 +292,16 @@ def _listing_entries(tree: Any, base: str | None, lang: str | None) -> list[tupl
     return found
 
 
-def _br_entries(root: Any, hints: Hints) -> list[tuple[Entry, str]]:
-    """Entries of ``<br>``-separated text: chunks of lines split by an empty line."""
-    from bibconv.formats.listing.sites import Item, Locator
+def _lone_entry(node: Any, hints: Hints) -> Entry | None:
+    """``node`` read as a block of a listing (a row with the columns its table's header names), if
+    it looks like a paper."""
+    if not _paper_like(node):
+        return None
+    return block_entry(node, hints, _columns([node]) if node.tag == "tr" else None)
 
-    best: list[tuple[Entry, str]] = []
+
+def _br_nodes(root: Any) -> Iterator[tuple[Any, list[list[tuple[str, list[str]]]]]]:
+    """The elements holding ``<br>``-separated text, each with its chunks of lines split by an empty line."""
     for node in root.css("p, div, td, section, article, body"):
         if len([c for c in node.iter() if c.tag == "br"]) < 3:
             continue
@@ -301,10 +311,37 @@ def _br_entries(root: Any, hints: Hints) -> list[tuple[Entry, str]]:
                 chunks[-1].append((text, links))
             elif chunks[-1]:
                 chunks.append([])
+        yield node, chunks
+
+
+def _br_entries(root: Any, hints: Hints) -> list[tuple[Entry, str]]:
+    """Entries of ``<br>``-separated text: chunks of lines split by an empty line."""
+    from bibconv.formats.listing.sites import Item, Locator
+
+    best: list[tuple[Entry, str]] = []
+    for node, chunks in _br_nodes(root):
         entries = [e for e in (_one_chunk_entry(c, hints) for c in chunks if len(c) >= 2) if e]
         if len(entries) >= 2 and len(entries) > len(best):
             best = [(e, Locator()(Item(e, node, f"paragraph {i}"))) for i, e in enumerate(entries, 1)]
     return best
+
+
+def _lone_chunk(root: Any, hints: Hints) -> list[tuple[Entry, str]]:
+    """The one chunk of ``<br>``-separated text on the page that is a whole paper (the innermost
+    element's, where elements inside each other hold it), in a list; empty if none or several."""
+    from bibconv.formats.listing.sites import Item, Locator
+
+    found: list[tuple[Entry, Any, int]] = []
+    for node, chunks in _br_nodes(root):
+        for index, chunk in enumerate(chunks, 1):
+            with one_item():
+                entry = chunk_entry(chunk, node, hints)
+            if entry is not None:
+                found.append((entry, node, index))
+    if len({entry.title for entry, _, _ in found}) != 1:
+        return []
+    entry, node, index = found[-1]
+    return [(entry, Locator()(Item(entry, node, f"paragraph {index}")))]
 
 
 def _one_chunk_entry(chunk: list[tuple[str, list[str]]], hints: Hints) -> Entry | None:

@@ -54,6 +54,7 @@ SHARED = {
 # fixture page → (reader, number of papers on the page)
 FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "hepcrawl_mit_dspace_list.html": ("dspace", 1),
+    "hepcrawl_bnlstar_theses_list.html": ("generic", 1),
     "opacapp_bibliotheca_mannheim_results_harry_potter.html": ("bibliotheca", 15),
     "ami3_scielo_iah_search_climate_change_trimmed.html": ("iah", 10),
 }
@@ -115,6 +116,20 @@ def test_iah_iso_690_citations_give_names_venue_numbers_and_the_full_text_link()
     assert facts.MORE_AUTHORS_NOTE in facts.notes(cut.extra)
     assert records[8].dates["issued"].parts == ((2018, 9),)  # "Set 2018", the record's own month
     assert str(records[9].origin).endswith(":item 9 (iah, font.isoref)")
+
+
+def test_a_lone_thesis_under_a_year_heading_is_read_with_all_it_shows() -> None:
+    (thesis,) = read_page(CATALOGUES / "hepcrawl_bnlstar_theses_list.html")[0]
+    assert thesis.fields["title"].startswith("Two-particle Correlations of Identified Particles")
+    assert [(n.family, n.given) for n in thesis.names["author"]] == [("Bhattarai", "Prabhat")]
+    assert (thesis.type, thesis.fields["genre"], thesis.fields["publisher"]) == (
+        "thesis",
+        "Ph.D. thesis",
+        "University of Texas - Austin",
+    )
+    assert thesis.dates["issued"].parts == ((2016,),)
+    assert thesis.extra["html:pdf_url"] == "https://drupal.star.bnl.gov/STAR/files/PhDThesisPrabhat-3.pdf"
+    assert str(thesis.origin).endswith("(generic, div#main paragraph 3)"), str(thesis.origin)
 
 
 def _shown(name: str) -> list[dict[str, object]]:
@@ -313,7 +328,8 @@ def test_detect_explain_names_the_arxiv_reader_and_the_page_metadata_where_they_
     assert result.exit_code == 0, result.output
     article_lines, listing_lines = result.output.split(f"{listing}: html")
     assert "  page metadata: read, 1 paper(s)" in article_lines.splitlines()
-    assert "  generic: not used (another reader gave the papers); would find 0" in article_lines.splitlines()
+    # the article's own block (its title, authors and date) is the one paper the generic reader sees
+    assert "  generic: not used (another reader gave the papers); would find 1" in article_lines.splitlines()
     assert "  arxiv-list: claims it, 6 paper(s)" in listing_lines.splitlines()
     assert "  generic: not used (another reader gave the papers); would find 6" in listing_lines.splitlines()
     assert "  page metadata: not used" in listing_lines.splitlines()
