@@ -69,6 +69,8 @@ _ET_AL_END = led_by(
     re.IGNORECASE,
 )
 _ET_AL_END_ENDINGS = ("al", "al.", "others", "ed", "eds", "ed.", "eds.", ")")  # how its matches end
+_THESIS_AT = re.compile(r"^\s*+(?:[,:;–-]\s*+)?(?:(?:at|in|from)\s++)?")
+_ISBN_END = re.compile(r"(?:,|(?<!\s))\s*+ISBN(?:-1[03])?:?\s*+([\d][\d-]{8,16}[\dX])\s*$", re.IGNORECASE)
 _THESIS = led_by("[td]", r"\b(?:thesis|dissertation|tesi|thèse|doktorarbeit|dissertação)\b", re.IGNORECASE)
 
 
@@ -223,6 +225,10 @@ def _venue_fields(venue: str, entry: Entry) -> None:
     stop = _VENUE_STOP.search(body)
     container = (body[: stop.start()] if stop else body).strip(" ,.;")
     container = re.sub(r"(?:,|(?<!\s))\s*+(?:19|20)\d\d[a-z]?$", "", container).strip(" ,.;")
+    thesis = _THESIS.search(container)
+    if thesis is not None and len(container[: thesis.start()].split()) <= 3:
+        _thesis_fields(container, thesis.end(), entry)
+        return
     if container and not container.isdigit() and len(container) <= 300:
         entry.fields["container-title"] = container
     if match := _VOLUME_ISSUE.search(body):
@@ -243,6 +249,19 @@ def _venue_fields(venue: str, entry: Entry) -> None:
         entry.record_type = "paper-conference"
     elif "volume" in entry.fields:
         entry.record_type = "article-journal"
+
+
+def _thesis_fields(venue: str, end: int, entry: Entry) -> None:
+    """A thesis's venue (``Ph.D. thesis at Georgia State University``, ``Doctoral thesis, University
+    of Bielefeld, …, ISBN: 3-8322-1103-9``): the kind of thesis up to ``end``, then its institution
+    and an ISBN. A thesis is in no container."""
+    entry.record_type, entry.fields["genre"] = "thesis", venue[:end].strip(" ,.;")
+    rest = venue[end:]
+    if isbn := _ISBN_END.search(rest):
+        entry.fields["ISBN"], rest = isbn.group(1), rest[: isbn.start()]
+    institution = _THESIS_AT.sub("", rest).strip(" ,.;")
+    if institution:
+        entry.fields["publisher"] = institution
 
 
 def _dash(pages: str) -> str:
