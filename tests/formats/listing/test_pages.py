@@ -55,6 +55,8 @@ SHARED = {
 FIXTURE_PAGES: dict[str, tuple[str, int]] = {
     "hepcrawl_mit_dspace_list.html": ("dspace", 1),
     "hepcrawl_bnlstar_theses_list.html": ("generic", 1),
+    "hepcrawl_phenix_theses_search_one_hit.html": ("generic", 1),
+    "hepcrawl_t2k_theses_one_row.html": ("generic", 1),
     "opacapp_bibliotheca_mannheim_results_harry_potter.html": ("bibliotheca", 15),
     "ami3_scielo_iah_search_climate_change_trimmed.html": ("iah", 10),
 }
@@ -130,6 +132,26 @@ def test_a_lone_thesis_under_a_year_heading_is_read_with_all_it_shows() -> None:
     assert thesis.dates["issued"].parts == ((2016,),)
     assert thesis.extra["html:pdf_url"] == "https://drupal.star.bnl.gov/STAR/files/PhDThesisPrabhat-3.pdf"
     assert str(thesis.origin).endswith("(generic, div#main paragraph 3)"), str(thesis.origin)
+
+
+def test_a_lone_row_under_its_header_reads_as_the_same_row_in_the_whole_list() -> None:
+    (row,) = read_page(CATALOGUES / "hepcrawl_t2k_theses_one_row.html")[0]
+    first = read_page(require_shared("corpus", "html-wild", "t2k_plone_theses.html"))[0][0]
+    assert row.to_csl() == first.to_csl()  # title, author, date from the named columns; "T2K Theses" heading
+    assert row.type == "thesis"
+
+
+def test_a_lone_citation_of_a_thesis_gives_its_kind_and_institution() -> None:
+    (thesis,) = read_page(CATALOGUES / "hepcrawl_phenix_theses_search_one_hit.html")[0]
+    assert thesis.fields["title"].startswith("MEASUREMENT OF THE DOUBLE HELICITY ASYMMETRY")
+    assert [(n.family, n.given) for n in thesis.names["author"]] == [("Guragain", "Hari")]
+    assert (thesis.type, thesis.fields["genre"], thesis.fields["publisher"]) == (
+        "thesis",
+        "Ph.D. thesis",
+        "Georgia State University",
+    )
+    assert "container-title" not in thesis.fields
+    assert thesis.dates["issued"].parts == ((2015,),)
 
 
 def _shown(name: str) -> list[dict[str, object]]:
