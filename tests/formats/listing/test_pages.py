@@ -4,7 +4,7 @@ Pages of ``../shared/corpus/`` are read from there (never copied); their goldens
 own output reviewed against the page, are in ``fixtures/html/read/wild/`` (or ``read/other/``)
 named after the shared file. Real pages from other projects' test folders are in
 ``fixtures/html/read/catalogues/`` and, for pages that hold no paper (a site's home page, a login
-page, a "no results" page), ``fixtures/html/invalid/`` (sources in ``fixtures/SOURCES.md``);
+page, a "no results" page, a subject index), ``fixtures/html/invalid/`` (sources in ``fixtures/SOURCES.md``);
 all are golden-tested with every page of ``fixtures/html/`` in ``test_html.py``.
 """
 
@@ -311,7 +311,7 @@ def test_no_record_of_the_corpus_is_made_of_navigation_text(path: Path) -> None:
 
 def test_pages_without_papers_are_errors_that_name_the_file() -> None:
     pages = sorted((FIXTURES / "html" / "invalid").glob("*.html"))  # a home, a login, a no-results page…
-    assert len(pages) == 5
+    assert len(pages) == 6
     for path in pages:
         with pytest.raises(ParseError, match="no records") as raised:
             read_page(path)
@@ -319,6 +319,19 @@ def test_pages_without_papers_are_errors_that_name_the_file() -> None:
         records, diagnostics = read_page(path, strict=False)
         assert records == []
         assert [d.severity for d in diagnostics] == ["warning"]
+
+
+def test_a_subject_index_without_papers_exits_1_naming_the_file() -> None:
+    from click.testing import CliRunner
+
+    from bibconv.cli import main
+
+    path = FIXTURES / "html" / "invalid" / "ami3_scielo_iah_subject_index_climate.html"  # terms, no paper
+    result = CliRunner().invoke(main, ["convert", str(path), "-t", "csljson"])
+    assert result.exit_code == 1, result.output
+    assert f"{path.name}:1: no records" in result.output
+    skipped = CliRunner().invoke(main, ["convert", "--skip-invalid", str(path), "-t", "csljson"])
+    assert (skipped.exit_code, skipped.stdout.strip()) == (0, "[]"), skipped.output
 
 
 def test_detect_explain_names_each_reader_and_what_it_found() -> None:
