@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from bibconv.dates import search_date
+from bibconv.dates import parse_date, search_date
 from bibconv.formats.listing import labels as _labels
 from bibconv.formats.listing.blocks import Hints
 from bibconv.formats.listing.common import Entry, author_list, clean_space, looks_like_names, parse_byline
@@ -37,8 +37,11 @@ _SEPARATORS = " ,;:·|—–-("
 
 
 def whole(entry: Entry | None) -> bool:
-    """Whether ``entry`` is a whole paper: a title, authors and a date."""
-    return entry is not None and bool(entry.title and entry.authors and entry.issued)
+    """Whether ``entry`` is a whole paper: authors, a date and a title of two words or more that is
+    neither names nor a date (a citation misread, ``2004`` or ``Tasso J. Kaper``, is none)."""
+    if entry is None or not (entry.authors and entry.issued) or len(entry.title.split()) < 2:
+        return False
+    return not looks_like_names(entry.title) and parse_date(entry.title) is None
 
 
 def _one_block(node: Any) -> bool:
