@@ -38,7 +38,7 @@ from bibconv import latex
 from bibconv.memo import SHORT
 from bibconv.model import Name
 from bibconv.names_cjk import split_unspaced
-from bibconv.patterns import led_by, may_end
+from bibconv.patterns import lazy, led_by, may_end
 
 __all__ = ["parse_name", "split_name_list"]
 
@@ -59,10 +59,10 @@ _VIETNAMESE_WORDS = (
     "Do Đỗ Ho Hồ Ngo Ngô Duong Dương Ly Lý"
 )
 _VIETNAMESE_FAMILIES = frozenset(_VIETNAMESE_WORDS.split())
-_CJK_WORD = re.compile(r"[\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]+")
+_CJK_WORD = lazy(r"[\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]+")
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "jnr", "jnr.", "snr", "snr.", "2nd", "3rd"})
 _ROMAN_SUFFIXES = frozenset({"II", "III", "IV", "VI"})
-_COLLECTIVE_RE = re.compile(
+_COLLECTIVE_RE = lazy(
     r"\b(?:Collaboration|Consortium|Group|Team|Collaborators|Project|Initiative|Committee|Network|"
     r"Alliance|Society|Organi[sz]ation|Association|Working|Investigators|Authors)\b"
 )
@@ -82,8 +82,8 @@ _LIST_SPLIT_RE = led_by(
 )
 _AND_SPLIT_RE = led_by(r"[\s&]", r"(?<!\s)\s++(?:and|AND)\s+|(?:(?<!\s)\s++)?&\s*")
 _NO_NAME = Name()  # what an empty part of a list parses to
-_INITIAL_RE = re.compile(r"^(?:[^\W\d_]{1,2}\.-?)+$")
-_INITIALS_RE = re.compile(r"^(?:[A-Z\u00c0-\u024f][a-z]?+\.?+\s*+-?+\s*+)++$")
+_INITIAL_RE = lazy(r"^(?:[^\W\d_]{1,2}\.-?)+$")
+_INITIALS_RE = lazy(r"^(?:[A-Z\u00c0-\u024f][a-z]?+\.?+\s*+-?+\s*+)++$")
 
 
 def _is_suffix(word: str) -> bool:

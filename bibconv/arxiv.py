@@ -10,13 +10,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from bibconv import journal_ref
 from bibconv.model import Arxiv, Date, Record
+from bibconv.patterns import lazy
 
 __all__ = [
     "ARXIV_ID",
@@ -28,10 +28,10 @@ __all__ = [
 ]
 
 # New ids (0704.0001 on): YYMM.NNNN(N); old ids: archive(.SUBJ)/YYMMNNN.
-ARXIV_ID = re.compile(
+ARXIV_ID = lazy(
     r"(?P<id>(?:\d{4}\.\d{4,5})|(?:[a-z][a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v(?P<version>\d+))?",
 )
-_CONTEXT = re.compile(
+_CONTEXT = lazy(
     r"""(?ix)
     (?:arxiv\.org/(?:abs|pdf|html|format)/
       |export\.arxiv\.org/abs/

@@ -26,24 +26,24 @@ from functools import lru_cache
 
 from bibconv.date_words import DATE_LOCALES, FILLERS, SEASON_WORDS, month_of, normalised, weekdays
 from bibconv.model.date import Date
-from bibconv.patterns import led_by
+from bibconv.patterns import lazy, led_by
 
 __all__ = ["DATE_LOCALES", "day_first_in", "parse_date", "search_date"]
 
-_TIME = re.compile(
+_TIME = lazy(
     r"(?:\b[T ]?|,\s*)\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*(?:[ap]\.?m\.?|utc|gmt|z|[+-]\d{2}:?\d{2}))?"
     r"(?:\s*\((?:utc|gmt)\))?\s*(?:utc|gmt|[a-z]{3,4}t)?\b",
     re.IGNORECASE,
 )
-_SEARCH_TOKEN = re.compile(r"\d+|[^\W\d_]+(?:['’][^\W\d_]+)?\.?|[年월月日년일]")
-_ISO = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:T.*)?$")
-_YMD = re.compile(r"^(\d{4})\s*[./-]\s*(\d{1,2})(?:\s*[./-]\s*(\d{1,2}))?\.?$")
-_DMY_DOTS = re.compile(r"^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})\.?$")
-_DMY_OR_MDY = re.compile(r"^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$")
-_CJK = re.compile(
+_SEARCH_TOKEN = lazy(r"\d+|[^\W\d_]+(?:['’][^\W\d_]+)?\.?|[年월月日년일]")
+_ISO = lazy(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:T.*)?$")
+_YMD = lazy(r"^(\d{4})\s*[./-]\s*(\d{1,2})(?:\s*[./-]\s*(\d{1,2}))?\.?$")
+_DMY_DOTS = lazy(r"^(\d{1,2})\.\s*(\d{1,2})\.\s*(\d{4})\.?$")
+_DMY_OR_MDY = lazy(r"^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$")
+_CJK = lazy(
     r"^(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日일])?\s*(?:[(（]\s*\w\s*[)）]|\w요일)?$"
 )
-_TOKEN = re.compile(
+_TOKEN = lazy(
     r"(?P<num>\d+)(?:st|nd|rd|th|er|e|ème|º|ª|\.)?(?![^\W\d_])"
     r"|(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)?)\.?"
     r"|(?P<sep>[\s,./;()\-–—])"
@@ -183,7 +183,7 @@ def _parse(text: str, lang: str | None, day_first: bool | None, words: bool) -> 
 _AMBIGUOUS = led_by(r"\d", r"(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?![\d/.-])")
 # What every match of _AMBIGUOUS holds; starting with a digit, it is looked for a character class at a
 # time (a page without one is not searched position by position for _AMBIGUOUS's lookbehind).
-_AMBIGUOUS_SHAPE = re.compile(r"\d[/.-]\d{1,2}[/.-]\d{4}")
+_AMBIGUOUS_SHAPE = lazy(r"\d[/.-]\d{1,2}[/.-]\d{4}")
 
 
 def day_first_in(text: str, lang: str | None = None) -> bool | None:
@@ -277,11 +277,11 @@ def search_date(
 _NOT_WRITTEN, _NO_DATE = 1, 2
 _NUMBER_SUFFIXES = frozenset({"st", "nd", "rd", "th", "er", "e", "ème", "º", "ª"})
 _CJK_DATE_CHARS = frozenset("年년月월日일요")
-_FOUR_DIGITS = re.compile(r"\d{4}")
-_ISO_WITH_TIME = re.compile(r"\d{4}(?:-\d{2}){0,2}T")
+_FOUR_DIGITS = lazy(r"\d{4}")
+_ISO_WITH_TIME = lazy(r"\d{4}(?:-\d{2}){0,2}T")
 
 
-_CLOCK = re.compile(r"\d{1,2}:\d\d")  # what every time _parse takes out holds
+_CLOCK = lazy(r"\d{1,2}:\d\d")  # what every time _parse takes out holds
 
 
 def _seen_stops(

@@ -40,6 +40,7 @@ from bibconv import __version__
 from bibconv.arxiv import ARXIV_ID
 from bibconv.errors import Diagnostic, ParseError, ReadError, RemoteError
 from bibconv.model import Record, SourceSpan
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = [
@@ -61,14 +62,14 @@ MAX_PAUSE = 60.0
 MAX_WAIT = 120.0
 """Seconds of pauses between the attempts of one request, at most, before giving up."""
 
-_INPUT_RE = re.compile(
+_INPUT_RE = lazy(
     r"^(?:(?i:arxiv)\s*:\s*"
     r"|(?i:(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html|format)/)"
     r"|(?i:(?:https?://)?(?:dx\.)?doi\.org/)?(?i:10\.48550/arxiv\.))?"
     + ARXIV_ID.pattern
     + r"(?:\.pdf)?/?(?:[?#]\S*)?$"
 )
-_SEPARATORS_RE = re.compile(r"[\s,;]+")
+_SEPARATORS_RE = lazy(r"[\s,;]+")
 
 
 def normalize_id(text: str) -> str:

@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bibconv.patterns import lazy
+
 __all__ = ["JournalRef", "is_proceedings", "parse"]
 
 
@@ -45,38 +47,38 @@ _PAGE = r"(?P<page>[A-Za-z]?\d[\w.]*(?:\(R\))?(?:\s*-{1,3}\s*[A-Za-z]?\d[\w.]*)?
 _VOLUME = r"(?P<volume>\d[\w.]*?)(?:\s*\((?P<issue>[\w/-]+)\))?"
 _FORMS = [
     # SPIRES: Astrophys.J.517:565-586,1999
-    re.compile(rf"(?P<venue>[A-Za-z][^:,]*?[A-Za-z.])\s*(?P<volume>\d+):{_PAGE},\s*{_YEAR}"),
+    lazy(rf"(?P<venue>[A-Za-z][^:,]*?[A-Za-z.])\s*(?P<volume>\d+):{_PAGE},\s*{_YEAR}"),
     # Phys. Rev. B 74, 024520 (2006); AI and Ethics, 5, 2719-2731 (2025)
-    re.compile(rf"(?P<venue>[^()]+?),?\s+{_VOLUME}\s*[,:]\s*(?:pp?\.\s*)?{_PAGE}\s*\({_YEAR}\)"),
+    lazy(rf"(?P<venue>[^()]+?),?\s+{_VOLUME}\s*[,:]\s*(?:pp?\.\s*)?{_PAGE}\s*\({_YEAR}\)"),
     # J. Algebraic Combin. 6 (1997), no. 3, 253--257; ApJ 517 (1999) 565-586
-    re.compile(
+    lazy(
         rf"(?P<venue>[^()]+?),?\s+(?P<volume>\d+)\s*\({_YEAR}\),?\s*(?:no\.\s*(?P<issue>\w+),\s*)?"
         rf"(?:pp?\.\s*)?{_PAGE}"
     ),
     # Mathematische Zeitschrift 280, 1185-1202, 2015; Software Testing …, 35(2):e1914, 2025
-    re.compile(rf"(?P<venue>[^()]+?),?\s+{_VOLUME}\s*[,:]\s*(?:pp?\.\s*)?{_PAGE},\s*{_YEAR}"),
+    lazy(rf"(?P<venue>[^()]+?),?\s+{_VOLUME}\s*[,:]\s*(?:pp?\.\s*)?{_PAGE},\s*{_YEAR}"),
     # Journal of Public Economics, 239 (2024)
-    re.compile(rf"(?P<venue>[^()\d]+?),?\s+(?P<volume>\d+)\s*\({_YEAR}\)"),
+    lazy(rf"(?P<venue>[^()\d]+?),?\s+(?P<volume>\d+)\s*\({_YEAR}\)"),
     # International Journal of … (IJSEA), Vol.3, No.1, January 2012
-    re.compile(
+    lazy(
         rf"(?P<venue>.+?),\s*Vol\.?\s*(?P<volume>\d+)(?:,\s*(?:No|Issue)\.?\s*(?P<issue>\w+))?,"
         rf"\s*(?:[A-Z][a-z]+\.?\s+)?{_YEAR}"
     ),
     # Proceedings of the International Laser Safety Conference, 2013, pp. 48-54
-    re.compile(rf"(?P<venue>.+?),\s*{_YEAR},\s*pp?\.\s*{_PAGE}"),
+    lazy(rf"(?P<venue>.+?),\s*{_YEAR},\s*pp?\.\s*{_PAGE}"),
     # 2026 Narrative Inquiry 23 (2)
-    re.compile(rf"{_YEAR}\s+(?P<venue>[^()\d]+?),?\s+{_VOLUME}"),
+    lazy(rf"{_YEAR}\s+(?P<venue>[^()\d]+?),?\s+{_VOLUME}"),
     # In: Pattern Recognition. ICPR 2026. Lecture Notes in Computer Science. Springer, Cham, pp. 261-275
-    re.compile(rf"(?P<venue>.*?\b{_YEAR}\b.*?),\s*pp?\.\s*{_PAGE}"),
+    lazy(rf"(?P<venue>.*?\b{_YEAR}\b.*?),\s*pp?\.\s*{_PAGE}"),
     # AI Ethics (2022); Journal of NeuroEngineering and Rehabilitation, 2017; Software Testing … 2021
-    re.compile(rf"(?P<venue>[^()\d]+?)(?:,\s*|\s+\(|\s+){_YEAR}\)?"),
+    lazy(rf"(?P<venue>[^()\d]+?)(?:,\s*|\s+\(|\s+){_YEAR}\)?"),
 ]
-_PROCEEDINGS = re.compile(
+_PROCEEDINGS = lazy(
     r"\b(?:proc\.|proceedings|conference|conf\.|symposium|symp\.|workshops?|congress|meeting|"
     r"lecture notes)\b",
     re.I,
 )
-_IN = re.compile(r"^In:?\s+(?=\S)")
+_IN = lazy(r"^In:?\s+(?=\S)")
 
 
 def parse(text: str) -> JournalRef | None:

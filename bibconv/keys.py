@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from bibconv.latex import strip_markup
 from bibconv.model import Name, Record
+from bibconv.patterns import lazy
 from bibconv.spans import split_spans
 
 __all__ = ["KEY_FORMATS", "KeyAssigner", "make_key"]
@@ -46,10 +47,10 @@ STOP_WORDS = frozenset(_STOP_WORDS.split())
 # A title's math spans, as ``\$\$.+?\$\$|\$[^$]*\$|\\\(.+?\\\)|\\\[.+?\\\]`` (DOTALL) finds them, in one pass
 _MATH_SPANS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 _MATH_LEAST = (1, 0, 1, 1)
-_WORD_SPLIT_RE = re.compile(r"[\s\-‐‑–—/:;,.!?()\[\]\"“”‘’']+")
-_NON_ALNUM_RE = re.compile(r"[^A-Za-z0-9]+")
-_OLD_ARXIV_RE = re.compile(r"^(?:arxiv:)?([a-z\-]+(?:\.[A-Z]{2})?)/(\d{7})(?:v\d+)?$", re.IGNORECASE)
-_NEW_ARXIV_RE = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5})(?:v\d+)?$", re.IGNORECASE)
+_WORD_SPLIT_RE = lazy(r"[\s\-‐‑–—/:;,.!?()\[\]\"“”‘’']+")
+_NON_ALNUM_RE = lazy(r"[^A-Za-z0-9]+")
+_OLD_ARXIV_RE = lazy(r"^(?:arxiv:)?([a-z\-]+(?:\.[A-Z]{2})?)/(\d{7})(?:v\d+)?$", re.IGNORECASE)
+_NEW_ARXIV_RE = lazy(r"^(?:arxiv:)?(\d{4}\.\d{4,5})(?:v\d+)?$", re.IGNORECASE)
 
 
 def _ascii(text: str) -> str:

@@ -12,8 +12,9 @@ first name of a tag wins) it gives the name to write for a tag. Tags in other sp
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
+
+from bibconv.patterns import lazy
 
 __all__ = ["BABEL", "babel_name", "to_bcp47"]
 
@@ -121,7 +122,7 @@ _BY_NAME = {name.lower(): tag for name, tag in BABEL.items()}
 _BY_TAG: dict[str, str] = {}
 for _name, _tag in BABEL.items():
     _BY_TAG.setdefault(_tag.lower(), _name)
-_TAG_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$")
+_TAG_RE = lazy(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$")
 
 
 @lru_cache(maxsize=1024)

@@ -15,13 +15,13 @@ per call (``bibconv.read(path, limits=Limits(max_names=100))``) or on the comman
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from typing import IO
 
 from bibconv.errors import LimitError
 from bibconv.model import Record
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 from bibconv.textio import ESCAPED_BYTE
 
@@ -70,7 +70,7 @@ def limited_stream(stream: IO[bytes], limits: Limits, ctx: ReadContext) -> IO[by
 
 
 # Any surrogate left in a string is a lone one (a decoder joins the halves of a pair).
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazy("[\ud800-\udfff]")
 
 
 def _problem(record: Record, limits: Limits, escapes: int) -> str | None:

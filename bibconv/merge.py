@@ -17,14 +17,15 @@ from typing import Any
 from bibconv import facts
 from bibconv.facts import MORE_AUTHORS_NOTE, TRUNCATED_NOTE
 from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.patterns import lazy
 
 __all__ = ["SORT_KEYS", "TRUNCATED_NOTE", "dedupe", "identity_keys", "merge", "sort_records"]
 
 SORT_KEYS = ("input", "key", "year", "author")
 
-_TRUNCATED = re.compile(r"(…|\.\.\.|\[\.\.\.\])\s*$")
-_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
-_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+_TRUNCATED = lazy(r"(…|\.\.\.|\[\.\.\.\])\s*$")
+_NOT_ALNUM = lazy(r"[^a-z0-9]+")
+_DOI_PREFIX = lazy(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 
 
 def _fold(text: str) -> str:

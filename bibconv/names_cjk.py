@@ -24,16 +24,17 @@ displays family first.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
+from bibconv.patterns import lazy
+
 __all__ = ["is_cjk", "split_unspaced", "unspaced"]
 
-_HANGUL = re.compile(r"[\uac00-\ud7a3]+")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_JAPANESE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3040-\u309f\u30a0-\u30ff]+")
-_KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30ff]")
+_HANGUL = lazy(r"[\uac00-\ud7a3]+")
+_HAN = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_JAPANESE = lazy(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3040-\u309f\u30a0-\u30ff]+")
+_KANA = lazy(r"[\u3040-\u309f\u30a0-\u30ff]")
 
 _KOREAN_DOUBLE_WORDS = "남궁 황보 제갈 사공 선우 서문 독고 동방 망절 어금 소봉 장곡"
 _KOREAN_DOUBLE = frozenset(_KOREAN_DOUBLE_WORDS.split())

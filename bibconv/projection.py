@@ -18,13 +18,14 @@ from typing import Any
 
 from bibconv.arxiv import without_implied
 from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.patterns import lazy
 
 __all__ = ["FORMATS", "project"]
 
 FORMATS = ("csljson", "bibtex", "biblatex", "ris")
 """The formats bibconv writes, in the order the chains of conversions go through them."""
 
-_SPACES = re.compile(r"[ \t\r\n\f\v]+")
+_SPACES = lazy(r"[ \t\r\n\f\v]+")
 
 
 def project(record: Record, format: str) -> Record:

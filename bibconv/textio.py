@@ -5,13 +5,13 @@ from __future__ import annotations
 import codecs
 import io
 import itertools
-import re
 import shutil
 import tempfile
 from collections.abc import Iterator
 from typing import IO
 
 from bibconv.errors import ParseError
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = [
@@ -44,14 +44,14 @@ _SCAN_BLOCK = 1 << 16
 """Bytes decoded at a time by :func:`single_byte_start`."""
 _SPOOL_SIZE = 1 << 24
 """Bytes of a stream :func:`spooled` keeps in memory; the rest goes to a temporary file."""
-_BAD_BYTE = re.compile("[\udc80-\udcff]")
+_BAD_BYTE = lazy("[\udc80-\udcff]")
 """What ``surrogateescape`` makes of each byte that is not UTF-8."""
 
 # Lone surrogates: the ``surrogateescape`` stand-ins for bytes that are not valid text
 # (and U+DC00 for NUL) that lenient reads leave for :mod:`bibconv.limits` to find.
-ESCAPED_BYTE = re.compile("[\udc00-\udcff]")
+ESCAPED_BYTE = lazy("[\udc00-\udcff]")
 # A JSON escape of a surrogate: half of a pair, or a lone one that a JSON parser keeps.
-JSON_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+JSON_SURROGATE = lazy(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def sniff_encoding(head: bytes, default: str = "utf-8") -> str:

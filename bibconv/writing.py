@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TextIO, cast
 
 from bibconv.errors import Diagnostic, WriteError
 from bibconv.model import Record
+from bibconv.patterns import lazy
 
 if TYPE_CHECKING:
     from bibconv.keys import KeyAssigner
@@ -21,12 +22,12 @@ _BMP_NONCHARACTERS = "\ufdd0-\ufdef\ufffe\uffff"
 _NONCHARACTERS = _BMP_NONCHARACTERS + "".join(
     chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(1, 17)
 )
-UNWRITABLE_RE = re.compile(f"[{_CONTROLS}{_NONCHARACTERS}]")
+UNWRITABLE_RE = lazy(f"[{_CONTROLS}{_NONCHARACTERS}]")
 """What no output holds: C0 control characters but tab and line ends, DEL, C1, the line and paragraph
 separators (``str.splitlines`` ends a line at U+001C–U+001E, U+0085, U+2028, U+2029), Unicode
 noncharacters (biber refuses a file holding one; U+FDD0–U+FDD5 are bibconv's internal marks)."""
 
-_MAYBE_UNWRITABLE_RE = re.compile(f"[{_CONTROLS}{_BMP_NONCHARACTERS}\U00010000-\U0010ffff]")
+_MAYBE_UNWRITABLE_RE = lazy(f"[{_CONTROLS}{_BMP_NONCHARACTERS}\U00010000-\U0010ffff]")
 """:data:`UNWRITABLE_RE` with every character beyond the BMP (a class of ranges the regex engine tests
 ten times faster than the noncharacters of each plane one by one)."""
 

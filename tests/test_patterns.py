@@ -5,6 +5,8 @@ as :func:`bibconv.patterns.may_end` is told: on the text of real pages and on ma
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,7 @@ import bibconv
 from bibconv import _names_natural, dates
 from bibconv.formats.listing import authors, citation
 from bibconv.formats.listing.dom import parse, text_of
-from bibconv.patterns import may_end
+from bibconv.patterns import lazy, may_end
 from tests.golden import FIXTURES
 from tests.tools import shared_root
 
@@ -117,3 +119,44 @@ def test_every_led_pattern_is_compared() -> None:
     package = Path(bibconv.__file__).resolve().parent
     lines = [line for path in package.rglob("*.py") for line in path.read_text(encoding="utf-8").splitlines()]
     assert len([line for line in lines if "= led_by(" in line]) == len(LED)
+
+
+def test_a_lazy_pattern_answers_as_its_compiled_form() -> None:
+    text = "Ann Lee, Bob Ray; CARL DAY"
+    for pattern, flags in ((r"(?P<given>\w+) (\w+)", 0), (r"[,;]\s*", 0), (r"day$", re.I)):
+        made, compiled = lazy(pattern, flags), re.compile(pattern, flags)
+        assert (made.pattern, made.flags, made.groups, made.groupindex) == (
+            compiled.pattern,
+            compiled.flags,
+            compiled.groups,
+            compiled.groupindex,
+        )
+        assert [m.span() for m in made.finditer(text)] == [m.span() for m in compiled.finditer(text)]
+        assert made.split(text) == compiled.split(text)
+        assert made.sub("-", text) == compiled.sub("-", text)
+        assert made.search(text) is not None
+        assert made.findall(text) == compiled.findall(text)
+    assert lazy(rb"\d+").findall(b"a 12 b 3") == [b"12", b"3"]
+
+
+def test_importing_bibconv_compiles_no_pattern() -> None:
+    """Every module's patterns wait for their first use (``lazy``): a run compiles only those it uses."""
+    script = (
+        "import importlib, pkgutil, re, sys, bibconv\n"
+        "compiled, plain = [], re._compile\n"
+        "def spy(pattern, flags):\n"
+        "    caller = sys._getframe(1)\n"
+        "    while caller.f_code.co_filename.endswith(('re/__init__.py', 'patterns.py')):\n"
+        "        caller = caller.f_back\n"
+        "    ours = caller.f_code.co_filename.startswith(bibconv.__path__[0])\n"
+        "    if ours and not isinstance(pattern, re.Pattern):\n"
+        "        compiled.append(pattern)\n"
+        "    return plain(pattern, flags)\n"
+        "re._compile = spy\n"
+        "for m in pkgutil.walk_packages(bibconv.__path__, 'bibconv.'):\n"
+        "    if not m.name.endswith('__main__'):\n"
+        "        importlib.import_module(m.name)\n"
+        "print(repr(compiled))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"

@@ -4,7 +4,6 @@ counted, every one in the ``--report`` file as a JSON line, and a closing summar
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections import Counter
 from typing import IO
@@ -12,6 +11,7 @@ from typing import IO
 import click
 
 from bibconv.errors import Diagnostic
+from bibconv.patterns import lazy
 
 __all__ = ["SHOWN_PER_KIND", "Printer", "kind_of"]
 
@@ -21,7 +21,7 @@ SHOWN_PER_KIND = 3
 # Quoted text, and numbers that stand alone (not those in names such as UTF-8 or Windows-1252).
 # Every branch starts with its first character (the test of the one before a number follows it), so
 # that the regex engine looks only where a quote or a digit is: twice as fast on a line of text.
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\d(?<![\w.-]\d)\d*(?:[.,]\d+)*(?![\w-])")
+_QUOTED = lazy(r"'[^']*'|\"[^\"]*\"|\d(?<![\w.-]\d)\d*(?:[.,]\d+)*(?![\w-])")
 
 
 def kind_of(diagnostic: Diagnostic) -> str:

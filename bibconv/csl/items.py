@@ -11,7 +11,6 @@ and written back under ``custom``; record data with no CSL variable travels unde
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from bibconv import csl
 from bibconv.arxiv import implied_fields, parse_arxiv_id, without_implied
 from bibconv.model import Arxiv, Date, Name, Record
+from bibconv.patterns import lazy
 
 if TYPE_CHECKING:
     from bibconv.registry import ReadContext
@@ -33,14 +33,14 @@ _CATEGORIES_KEY = "csl:categories"
 
 
 # CSL rich text: these tags are markup; every other ``&``, ``<``, ``>`` is literal text.
-_CSL_TAG = re.compile(
+_CSL_TAG = lazy(
     r'(</?(?:i|b|sup|sub)>|<span class="nocase">|<span style="font-variant:\s*small-caps;?">|</span>)'
 )
 # A dollar pair is math by pandoc's rule (no space inside either dollar, no digit after the closing
 # one); CSL-JSON writes it in a nocase span, so that no style changes the case of its TeX.
-_MATH = re.compile(r"\$\$[^$]+\$\$|(?<![\\$])\$(?=[^\s$])(?:[^$\\]|\\.)*?(?<=[^\s\\])\$(?!\d)")
-_NOCASE_MATH = re.compile(rf'<span class="nocase">({_MATH.pattern})</span>')  # what rich_to_csl wraps
-_ENTITY = re.compile(r"&(?:amp|lt|gt|quot|#38|#60|#62);")
+_MATH = lazy(r"\$\$[^$]+\$\$|(?<![\\$])\$(?=[^\s$])(?:[^$\\]|\\.)*?(?<=[^\s\\])\$(?!\d)")
+_NOCASE_MATH = lazy(rf'<span class="nocase">({_MATH.pattern})</span>')  # what rich_to_csl wraps
+_ENTITY = lazy(r"&(?:amp|lt|gt|quot|#38|#60|#62);")
 _PLAIN_NAME_KEYS = frozenset({"family", "given"})
 # What record_from_csl does with an item's key (the later kinds win, as its first matching test would).
 _KINDS: dict[str, str] = {

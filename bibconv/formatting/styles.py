@@ -15,7 +15,6 @@ when a bibliography is formatted.
 from __future__ import annotations
 
 import html
-import re
 from typing import Any, ClassVar
 
 from pybtex.backends import html as html_backend
@@ -25,24 +24,25 @@ from pybtex.backends import plaintext as plaintext_backend
 
 from bibconv.latex.allow import braces_balanced, tex_allowed
 from bibconv.latex.encoder import encode
+from bibconv.patterns import lazy
 
 __all__ = ["BACKENDS", "LINKED_SCHEMES", "linkable", "rich_to_pybtex", "unshield"]
 
 _SHIFT = 0xF0000
 _SPECIAL = "\\{}$~%&#_^'`\""
 _SHIELD = {ord(c): chr(_SHIFT + ord(c)) for c in _SPECIAL}
-_RUN_RE = re.compile(r"-{2,}|,{2,}|[?!](?=`)")
-_PRIVATE_RE = re.compile("[\U000f0000-\U000f01ff]")
-_MATH_RE = re.compile(r"\$[^$]+\$")
-_TAG_RE = re.compile(r"<(/?)(i|b|sup|sub|span)\b([^<>]*)>")
-_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]+")
-_AFTER_COLON_RE = re.compile(r"(:\s+)(\w)")
+_RUN_RE = lazy(r"-{2,}|,{2,}|[?!](?=`)")
+_PRIVATE_RE = lazy("[\U000f0000-\U000f01ff]")
+_MATH_RE = lazy(r"\$[^$]+\$")
+_TAG_RE = lazy(r"<(/?)(i|b|sup|sub|span)\b([^<>]*)>")
+_NON_ASCII_RE = lazy(r"[^\x00-\x7f]+")
+_AFTER_COLON_RE = lazy(r"(:\s+)(\w)")
 
 _MARKS = ("i", "b", "sup", "sub", "sc", "math")
 _OPEN = {name: chr(_SHIFT + 0x100 + 2 * i) for i, name in enumerate(_MARKS)}
 _CLOSE = {name: chr(_SHIFT + 0x101 + 2 * i) for i, name in enumerate(_MARKS)}
 _MARK_NAMES = {**{v: (k, True) for k, v in _OPEN.items()}, **{v: (k, False) for k, v in _CLOSE.items()}}
-_PIECE_RE = re.compile("([\U000f0100-\U000f01ff])|([\U000f0000-\U000f007f]+)")
+_PIECE_RE = lazy("([\U000f0100-\U000f01ff])|([\U000f0000-\U000f007f]+)")
 
 
 def _shield(text: str) -> str:
@@ -251,7 +251,7 @@ class LatexBackend(_Restoring, latex_backend.Backend):  # type: ignore[misc]
             self.output("\\begin{thebibliography}{0}")
 
 
-_URL_UNSAFE_RE = re.compile(r"[\\{}^~\s\x00-\x1f\x7f]")
+_URL_UNSAFE_RE = lazy(r"[\\{}^~\s\x00-\x1f\x7f]")
 
 
 def _tex_url(url: str) -> str:
@@ -264,8 +264,8 @@ def _url(url: Any) -> str:
 
 
 # What a browser ignores before and inside a URL's scheme (WHATWG URL: C0 controls and space, tab, newline).
-_SCHEME_NOISE_RE = re.compile(r"[\x00-\x20\x7f]+")
-_SCHEME_RE = re.compile(r"([a-z][a-z0-9+.-]*):")
+_SCHEME_NOISE_RE = lazy(r"[\x00-\x20\x7f]+")
+_SCHEME_RE = lazy(r"([a-z][a-z0-9+.-]*):")
 LINKED_SCHEMES = frozenset({"http", "https", "doi", "mailto"})
 
 

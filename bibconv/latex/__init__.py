@@ -29,7 +29,6 @@ The noncharacters U+FDD0–U+FDD3 are used internally and removed from input.
 from __future__ import annotations
 
 import html
-import re
 from functools import lru_cache
 
 from bibconv.latex.case import protect_case
@@ -43,6 +42,7 @@ from bibconv.latex.fast import SEP as _SEP
 from bibconv.latex.fast import fast_decode
 from bibconv.latex.tables import TAGS
 from bibconv.memo import SHORT
+from bibconv.patterns import lazy
 
 __all__ = [
     "MAX_TEX_DEPTH",
@@ -59,15 +59,15 @@ __all__ = [
 # A consuming character class first lets the engine skip plain text with its charset scan; the
 # lookbehinds then check the character found (``--``, ``!```…). Equivalent to
 # ``[\\{}$~]|--|``|''|!`|\?``, several times faster on text without TeX.
-_TEX_RE = re.compile(r"[\\{}$~`'!?-](?:(?<=[\\{}$~])|(?<=-)-|(?<=`)`|(?<=')'|(?<=[!?])`)")
+_TEX_RE = lazy(r"[\\{}$~`'!?-](?:(?<=[\\{}$~])|(?<=-)-|(?<=`)`|(?<=')'|(?<=[!?])`)")
 # Whitespace that is not already one space: single spaces are left alone (no copy for them).
-_SPACE_RE = re.compile(r"[\t\r\n\f\v][ \t\r\n\f\v]*| [ \t\r\n\f\v]+")
-_SENTINEL_RE = re.compile("[\ufdd0-\ufdd3]")
+_SPACE_RE = lazy(r"[\t\r\n\f\v][ \t\r\n\f\v]*| [ \t\r\n\f\v]+")
+_SENTINEL_RE = lazy("[\ufdd0-\ufdd3]")
 _WS = " \t\r\n\f\v"
 _ONE_MARK = f"(?:{_OPEN}|{_CLOSE})\\w+{_SEP}"
-_TAG_RUN_RE = re.compile(f"{_ONE_MARK}(?:{_ONE_MARK}| )*")  # and the single space before it
-_EMPTY_TAG_RE = re.compile(f"{_OPEN}(\\w+){_SEP}( ?){_CLOSE}\\1{_SEP}")
-_TAG_RE = re.compile(r"</?(?:i|b|sup|sub|sc|span)(?:\s[^<>]*)?>")
+_TAG_RUN_RE = lazy(f"{_ONE_MARK}(?:{_ONE_MARK}| )*")  # and the single space before it
+_EMPTY_TAG_RE = lazy(f"{_OPEN}(\\w+){_SEP}( ?){_CLOSE}\\1{_SEP}")
+_TAG_RE = lazy(r"</?(?:i|b|sup|sub|sc|span)(?:\s[^<>]*)?>")
 
 
 def has_tex(text: str) -> bool:

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from bibconv.latex.tables import ACCENTS, LETTERS, MARKUP_MACROS, MARKUP_SWITCHES, QUOTE_MACROS, SYMBOLS
 from bibconv.latex.tex import balanced_for_both as braces_balanced
+from bibconv.patterns import lazy
 
 __all__ = ["allowed", "braces_balanced", "disallowed", "preamble_commands", "sanitize_tex", "tex_allowed"]
 
@@ -110,7 +111,7 @@ def allowed() -> frozenset[str]:
 
 
 # A control sequence (word or symbol), TeX's ``^^`` notation, or a math shift.
-_TOKEN_RE = re.compile(r"\\(?:([A-Za-z]+)|(.)|$)|(\^\^)|(\$\$?)", re.S)
+_TOKEN_RE = lazy(r"\\(?:([A-Za-z]+)|(.)|$)|(\^\^)|(\$\$?)", re.S)
 
 
 def _bad(m: re.Match[str], extra: frozenset[str]) -> bool:
@@ -174,11 +175,11 @@ def _symbol_text(symbol: str | None) -> str:
     return symbol or ""
 
 
-_DEFINITION_RE = re.compile(r"\\(?:newcommand|providecommand)\*?\s*(?:\{\\([A-Za-z]+)\}|\\([A-Za-z]+))")
+_DEFINITION_RE = lazy(r"\\(?:newcommand|providecommand)\*?\s*(?:\{\\([A-Za-z]+)\}|\\([A-Za-z]+))")
 
 
 # Names a preamble may not claim: on an existing command of that kind \providecommand does nothing.
-_RISKY_NAME_RE = re.compile(
+_RISKY_NAME_RE = lazy(
     r"lua|shell|write|input|include|openin|openout|exec|system|catcode|csname|expandafter|every|hook"
     r"|scantokens|usename|expl|special|pdf|jobname|output|shipout",
     re.I,

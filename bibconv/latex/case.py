@@ -6,6 +6,7 @@ import re
 
 from bibconv.latex.decoder import is_known_macro
 from bibconv.latex.tex import walk
+from bibconv.patterns import lazy
 
 __all__ = ["PROTECT_MODES", "protect_case"]
 
@@ -13,10 +14,10 @@ PROTECT_MODES = ("none", "acronyms", "all")
 """What :func:`protect_case` braces: nothing; acronyms and words with a capital after their first
 letter (the default); or every word with a capital a style would lowercase."""
 
-_WORD_SPLIT_RE = re.compile(r"(\s+)")
-_GROUPING_RE = re.compile(r"[{}\\$]")
+_WORD_SPLIT_RE = lazy(r"(\s+)")
+_GROUPING_RE = lazy(r"[{}\\$]")
 _TRAIL_CHARS = ",.;:!?)]'\""
-_LEAD_RE = re.compile(r"^[(\['\"]+")
+_LEAD_RE = lazy(r"^[(\['\"]+")
 _ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
@@ -28,12 +29,12 @@ _ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 # for each of its steps (300 MB for a million).
 _SYMBOL = r"\\[\x00-@\[-`{-\x7f]"
 _NOT_LETTER = r"[\x00-#%-@\[\]-`|~\x7f]"  # ASCII, and no letter, backslash, dollar or brace
-_SCAN_STOP_RE = re.compile(rf"(?P<inert>(?:{_SYMBOL}|{_NOT_LETTER})++)|[\\${{}}]")
-_SCAN_TEXT_STOP_RE = re.compile(
+_SCAN_STOP_RE = lazy(rf"(?P<inert>(?:{_SYMBOL}|{_NOT_LETTER})++)|[\\${{}}]")
+_SCAN_TEXT_STOP_RE = lazy(
     rf"(?P<inert>(?:{_SYMBOL}|{_NOT_LETTER}|\\[a-z]+\{{\}}|\{{\\[a-z]+\}})++)|[\\${{}}]"
 )
-_RUNS = {ch: re.compile(re.escape(ch) + "+") for ch in "${}"}
-_NAME_RE = re.compile(r"[^\W\d_]*")  # every letter (str.isalpha) and a few other characters
+_RUNS = {ch: lazy(re.escape(ch) + "+") for ch in "${}"}
+_NAME_RE = lazy(r"[^\W\d_]*")  # every letter (str.isalpha) and a few other characters
 
 
 class _Letters:

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from bibconv.latex.tables import COMBINING_TO_ACCENT, LETTER_TO_TEX, PUNCT_TO_TEX, SYMBOL_TO_TEX
+from bibconv.patterns import lazy
 
 __all__ = ["T1_TEXT", "math_chars", "needs_chars", "tex_for", "text_chars", "unset_char"]
 
@@ -47,22 +48,20 @@ NONCHARACTERS = "\ufdd0-\ufdef\ufffe\uffff"
 _COMBINING = "\u0300-\u036f"
 _MARKS = "\ufdd4\ufdd5"  # the encoder's own literal-brace marks (input ones are removed before)
 # A character (with the combining marks after it) that needs work: outside ASCII, or a control.
-_ASCII_RE = re.compile(f"[^\t\n\r\x20-\x7e{_MARKS}][{_COMBINING}]*|[\x20-\x7e][{_COMBINING}]+")
-_UTF8_RE = re.compile(
-    f"(?:[{CONTROLS}]|[^\x00-\x7f{T1_TEXT}{_MARKS}])[{_COMBINING}]*|[^{CONTROLS}][{_COMBINING}]+"
-)
+_ASCII_RE = lazy(f"[^\t\n\r\x20-\x7e{_MARKS}][{_COMBINING}]*|[\x20-\x7e][{_COMBINING}]+")
+_UTF8_RE = lazy(f"(?:[{CONTROLS}]|[^\x00-\x7f{T1_TEXT}{_MARKS}])[{_COMBINING}]*|[^{CONTROLS}][{_COMBINING}]+")
 # Where those find something: one character class each, which the regex engine scans for at C
 # speed (the patterns' second branch makes it try each printable character).
-_ASCII_NEEDS_RE = re.compile(f"[^\t\n\r\x20-\x7e{_MARKS}]")
-_UTF8_NEEDS_RE = re.compile(f"[^\t\n\r\x20-\x7e{T1_TEXT}{_MARKS}]")
+_ASCII_NEEDS_RE = lazy(f"[^\t\n\r\x20-\x7e{_MARKS}]")
+_UTF8_NEEDS_RE = lazy(f"[^\t\n\r\x20-\x7e{T1_TEXT}{_MARKS}]")
 # In math: a control sequence (left as it is), a TeX special, or a character outside ASCII or a control.
-_MATH_RE = re.compile(f"\\\\(?:[A-Za-z]+|.)|[{{}}&%#]|[^\x00-\x7f{_MARKS}][{_COMBINING}]*|[{CONTROLS}]", re.S)
+_MATH_RE = lazy(f"\\\\(?:[A-Za-z]+|.)|[{{}}&%#]|[^\x00-\x7f{_MARKS}][{_COMBINING}]*|[{CONTROLS}]", re.S)
 _TEXT_COMMANDS = frozenset(
     {"text", "textrm", "textit", "textbf", "textsf", "texttt", "textup", "textsl", "textsc", "textmd"}
     | {"textnormal", "emph", "mbox", "hbox"}
 )
-_T1_RE = re.compile(f"[{T1_TEXT}]")
-_CONTROL_RE = re.compile(f"[{CONTROLS}]")
+_T1_RE = lazy(f"[{T1_TEXT}]")
+_CONTROL_RE = lazy(f"[{CONTROLS}]")
 _SPACES = {
     "\u2002": "\\quad{}",
     "\u2003": "\\quad{}",
@@ -211,7 +210,7 @@ def _codes(text: str) -> str:
     return " ".join(f"U+{ord(c):04X}" for c in text)
 
 
-_NO_T1_FORM = re.compile(
+_NO_T1_FORM = lazy(
     "["
     "\u0195\u019e\u01c0-\u01c2\u0259\u0278\u0294\u029e\u03f0\u03f6\u0400-\u0402\u0404-\u040b"
     "\u040d-\u0452\u0454-\u045b\u045d-\u045f\u0462-\u0463\u046a-\u046b\u0472-\u0475\u048c-\u04c0"

@@ -25,10 +25,11 @@ from bibconv.latex.tables import (
     VERBATIM_MACROS,
 )
 from bibconv.latex.tex import nesting
+from bibconv.patterns import lazy
 
 __all__ = ["MAX_TEX_DEPTH", "TexDepthError", "general", "is_known_macro"]
 
-_PERCENT_RE = re.compile(r"(?<!\\)((?:\\\\)*)%")
+_PERCENT_RE = lazy(r"(?<!\\)((?:\\\\)*)%")
 
 
 @lru_cache(maxsize=4096)

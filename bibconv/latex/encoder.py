@@ -58,6 +58,7 @@ from bibconv.latex.specials import (
 from bibconv.latex.tables import TAGS
 from bibconv.latex.tex import Groups, math_only
 from bibconv.memo import memo_with_warnings
+from bibconv.patterns import lazy
 
 __all__ = ["encode", "general"]
 
@@ -80,7 +81,7 @@ _MATH_TAIL = (
     r"(?P<math>(?<=\$)\$[^<]+?\$\$|(?<=\\)\((?:[^<\\]|\\[^<(])+?\\\)|(?<=\\)\[(?:[^<\\]|\\[^<\[])+?\\\]"
     r"|(?<=(?<!\\)\$)(?=[^\s$])[^$\\<]*(?:\\[^<][^$\\<]*)*(?<=[^\s\\])\$)"
 )
-_TOKEN_RE = re.compile(
+_TOKEN_RE = lazy(
     r"[<$\\^_](?:"
     r"(?P<tag>(?<=<)(?:/?(?:i|b|sup|sub|sc)|/span|span\s+class=\"nocase\"|"
     r"span\s+style=\"font-variant:\s*small-caps;?\")>)"
@@ -91,8 +92,8 @@ _TOKEN_RE = re.compile(
     r"|(?P<macro>(?<=\\)[A-Za-z]+)(?=\s*[\[{]))",
     re.S,
 )
-_DIGIT_AFTER_RE = re.compile(r"\d")
-_TEXISH_RE = re.compile(r"[\\^_{]")
+_DIGIT_AFTER_RE = lazy(r"\d")
+_TEXISH_RE = lazy(r"[\\^_{]")
 # Math (as in _TOKEN_RE), what needs the general reading (a superscript group, a macro with an
 # argument), or a special character (as in SPECIAL_RE): all of encode's work on text without tags.
 # Text without ligatures (most text) uses the second pattern, which need not stop at hyphens and quotes.
@@ -103,13 +104,13 @@ _SIMPLE_TAIL = (
     + SPECIAL_TAIL
     + "))"
 )
-_SIMPLE_RE = re.compile(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
-_SIMPLE_NO_LIGATURE_RE = re.compile(r"[&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
+_SIMPLE_RE = lazy(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
+_SIMPLE_NO_LIGATURE_RE = lazy(r"[&%$#_{}~^\\\u00a0](?:" + _SIMPLE_TAIL, re.S)
 # Where _SIMPLE_NO_LIGATURE_RE may match more than one special character: math, a superscript
 # group, a control word (perhaps with an argument); without them specials_replaced does its work.
-_MATH_OR_OTHER_RE = re.compile(r"\$|\\[(\[A-Za-z]|[\^_][{\\]")
+_MATH_OR_OTHER_RE = lazy(r"\$|\\[(\[A-Za-z]|[\^_][{\\]")
 # Anything ``encode`` would change: without it (and in ASCII mode, without non-ASCII) text is its own body.
-_ENCODE_WORK_RE = re.compile(
+_ENCODE_WORK_RE = lazy(
     r"[-`'!?&%$#_{}~^\\\u00a0<\ufdd4\ufdd5]"
     r"(?:(?<=-)-|(?<=`)`|(?<=')'|(?<=[!?])`|(?<=[&%$#_{}~^\\\u00a0<\ufdd4\ufdd5]))"
 )

@@ -22,9 +22,10 @@ import unicodedata
 
 from bibconv.latex.tables import ACCENTS, LETTERS, LIGATURES, MARKUP_MACROS, QUOTE_MACROS, SYMBOLS
 from bibconv.latex.tex import math_only
+from bibconv.patterns import lazy
 
 OPEN, SEP, CLOSE, PCT = "\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3"
-MARK_RE = re.compile(f"{OPEN}(\\w+){SEP}|{CLOSE}(\\w+){SEP}")
+MARK_RE = lazy(f"{OPEN}(\\w+){SEP}|{CLOSE}(\\w+){SEP}")
 
 _SPACING_ACCENTS = {"~": "~", "^": "^", "'": "´", "`": "`", '"': "¨", "=": "¯", ".": "˙", "c": "¸"}
 _LETTER_ARG = r"(?:[A-Za-z]|\\[ij](?![A-Za-z])\s*)"
@@ -39,7 +40,7 @@ _GROUP = r"\{(?:[^{}\\]|\\.|\{(?:[^{}\\]|\\.|\{(?:[^{}\\]|\\.)*\})*\})*\}"
 # The pattern opens with a consuming character class, so the engine skips plain text with its fast
 # charset scan; each alternative then checks that character again with a lookbehind (several times
 # faster than a leading lookahead, which makes the engine try the whole pattern at every position).
-_FAST_RE = re.compile(
+_FAST_RE = lazy(
     r"[\\{}$`'!?~^_-](?:"
     r"(?P<math>(?<=\$)\$(?:[^$\\]|\\.)+?\$\$|(?<=\$)(?:[^$\\]|\\.)+?\$"
     # to the first closer, never past another opener of its kind: each run is scanned once
@@ -60,7 +61,7 @@ _FAST_RE = re.compile(
     r"|(?P<brace>(?<=\{))"
     r"|(?P<dollar>(?<=\$)))"
 )
-_ARGUMENT_NEXT_RE = re.compile(r"\s*[{\[]")
+_ARGUMENT_NEXT_RE = lazy(r"\s*[{\[]")
 _NONE_OPEN, _NONE_CLOSE = f"{OPEN}none{SEP}", f"{CLOSE}none{SEP}"
 # Tokens that are a bare macro (a braced accent like ``{\'E}`` is a group, not a macro).
 _CHARACTER_KINDS = frozenset({"acc3", "acc4", "word", "control"})

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from itertools import accumulate
 
+from bibconv.patterns import lazy
+
 __all__ = [
     "LB",
     "RB",
@@ -20,7 +22,7 @@ __all__ = [
 ]
 
 LB, RB = "\ufdd4", "\ufdd5"  # literal braces until paired; removed from input
-_NOT_BRACE_MARK_RE = re.compile(f"[^{LB}{RB}]+")
+_NOT_BRACE_MARK_RE = lazy(f"[^{LB}{RB}]+")
 _MARK_STEP = {ord("{"): 1, ord("}"): -1}
 SPECIALS = {
     "&": r"\&",
@@ -37,7 +39,7 @@ SPECIALS = {
 }
 # A special character, or a run TeX would make a ligature of, after its first character.
 SPECIAL_TAIL = r"(?<=-)-+|(?<=`)`+|(?<=')'+|(?<=[!?])`|(?<=[&%$#_{}~^\\\u00a0])"
-SPECIAL_RE = re.compile(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + SPECIAL_TAIL + ")")
+SPECIAL_RE = lazy(r"[-`'!?&%$#_{}~^\\\u00a0](?:" + SPECIAL_TAIL + ")")
 # The order in which specials_replaced replaces them: braces before the backslash (whose form
 # holds braces), the backslash before the rest (whose forms hold backslashes), ``~`` before the
 # no-break space (whose form it is).

@@ -23,6 +23,8 @@ import re
 from collections.abc import Callable
 from itertools import accumulate
 
+from bibconv.patterns import lazy
+
 __all__ = [
     "Groups",
     "arguments_end",
@@ -37,17 +39,17 @@ __all__ = [
     "walk",
 ]
 
-_TEX_BRACE_RE = re.compile(r"(?:\\.)++|[{}$]", re.S)  # a run of escapes is one match: it changes nothing
-_ESCAPE_RE = re.compile(r"\\.", re.S)
-_CLOSING_RUN_RE = re.compile(r"\}+")
-_TEX_GROUP_RE = re.compile(r"\\.|[{}]", re.S)
+_TEX_BRACE_RE = lazy(r"(?:\\.)++|[{}$]", re.S)  # a run of escapes is one match: it changes nothing
+_ESCAPE_RE = lazy(r"\\.", re.S)
+_CLOSING_RUN_RE = lazy(r"\}+")
+_TEX_GROUP_RE = lazy(r"\\.|[{}]", re.S)
 # What nesting counts, without a step per character: the escapes that hide a brace or a backslash
 # taken out (any other escape hides neither), then every byte but the braces (UTF-8 keeps ASCII as is).
-_BRACE_ESCAPE_RE = re.compile(r"\\[\\{}]")
+_BRACE_ESCAPE_RE = lazy(r"\\[\\{}]")
 _ALL_BUT_BRACES = bytes(b for b in range(256) if b not in b"{}")
 _BRACE_STEP = {ord("{"): 1, ord("}"): -1}
-_SPLITTER_BRACE_RE = re.compile(r"(?<!\\)[{}]")
-_TEX_OPTION_RE = re.compile(r"\\.|[{}\]]", re.S)
+_SPLITTER_BRACE_RE = lazy(r"(?<!\\)[{}]")
+_TEX_OPTION_RE = lazy(r"\\.|[{}\]]", re.S)
 
 
 def walk(text: str, depth: int = 0) -> tuple[int, int, int]:

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from bibconv.model.frozen import immutable
+from bibconv.patterns import lazy
 
 __all__ = ["SEASON_NAMES", "Date", "season_number", "valid_date_part"]
 
 SEASON_NAMES = ("Spring", "Summer", "Autumn", "Winter")
 """Seasons in EDTF's order: a month of ``21`` + index in :attr:`Date.parts` is that season."""
 _SEASON_WORDS = {"spring": 1, "summer": 2, "autumn": 3, "fall": 3, "winter": 4}
-_EDTF = re.compile(r"^(-?\d{1,4})(?:-(\d{2})(?:-(\d{2}))?)?$")
+_EDTF = lazy(r"^(-?\d{1,4})(?:-(\d{2})(?:-(\d{2}))?)?$")
 
 
 _TWO_DIGITS = tuple(f"{n:02d}" for n in range(100))

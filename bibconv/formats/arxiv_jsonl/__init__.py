@@ -57,7 +57,6 @@ Records are picklable, so a partition may also return them as they are.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
@@ -68,6 +67,7 @@ from bibconv.jsonnumbers import DECODER, NumberError
 from bibconv.jsonnumbers import loads as json_loads
 from bibconv.latex import decode
 from bibconv.model import Arxiv, Date, FrozenDict, Name, Record, SourceSpan
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext, register
 from bibconv.textio import JSON_SURROGATE, iter_lines, open_text
 
@@ -79,9 +79,9 @@ __all__ = ["ArxivJsonlReader", "record_from_snapshot", "records_from_snapshot"]
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTHS = {m: i for i, m in enumerate(_MONTH_NAMES, 1)}
 # "Mon, 2 Apr 2007 19:18:42 GMT" (RFC 2822, the form arXiv uses in ``versions``).
-_CREATED = re.compile(r"(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})")
-_VERSION = re.compile(r"v?(\d+)$")
-_SPACE = re.compile(r"\s+")
+_CREATED = lazy(r"(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})")
+_VERSION = lazy(r"v?(\d+)$")
+_SPACE = lazy(r"\s+")
 _SNIFF_KEYS = ('"authors_parsed"', '"versions"', '"update_date"', '"categories"', '"submitter"')
 
 

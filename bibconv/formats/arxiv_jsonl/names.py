@@ -8,13 +8,14 @@ from typing import Any
 
 from bibconv.latex import decode, has_tex
 from bibconv.model import Name
+from bibconv.patterns import lazy
 
 __all__ = ["names_from_string", "parsed_name"]
 
-_PARTICLE = re.compile(r"((?:[a-z][\w'’]*\s+)+)(\S.*)")
-_PARTICLE_WORD = re.compile(r"[a-z][\w'’]*")
-_BLANKS = re.compile(r"(\s+)")
-_COLLABORATION = re.compile(r"\b(?:collaboration|consortium|group|team|project)\b", re.IGNORECASE)
+_PARTICLE = lazy(r"((?:[a-z][\w'’]*\s+)+)(\S.*)")
+_PARTICLE_WORD = lazy(r"[a-z][\w'’]*")
+_BLANKS = lazy(r"(\s+)")
+_COLLABORATION = lazy(r"\b(?:collaboration|consortium|group|team|project)\b", re.IGNORECASE)
 
 
 def _plain(text: str) -> str:

@@ -50,30 +50,31 @@ from bibconv.arxiv import parse_arxiv_id
 from bibconv.formats.atom.links import extra_links
 from bibconv.latex import decode, has_tex
 from bibconv.model import Arxiv, Date, Name, Record, SourceSpan
+from bibconv.patterns import lazy
 from bibconv.spans import without_spans
 
 __all__ = ["RawEntry", "arxiv_id_of", "is_error_entry", "split_creators", "to_record"]
 
-_PARAGRAPH_RE = re.compile(r"\r?\n[ \t]+(?=\S)")
-_INDENT_RE = re.compile(r"\n[ \t]")  # what a paragraph mark needs (a regex: one pass, not two)
-_ABOUT_TILDE_RE = re.compile(r"(?<![^\s(\[])~")
-_MATH_RE = re.compile(r"(\$\$.+?\$\$|\$[^$]+\$)", re.DOTALL)
-_HTML_P_RE = re.compile(r"</?p\b[^>]*>", re.IGNORECASE)
-_ANNOUNCE_RE = re.compile(
+_PARAGRAPH_RE = lazy(r"\r?\n[ \t]+(?=\S)")
+_INDENT_RE = lazy(r"\n[ \t]")  # what a paragraph mark needs (a regex: one pass, not two)
+_ABOUT_TILDE_RE = lazy(r"(?<![^\s(\[])~")
+_MATH_RE = lazy(r"(\$\$.+?\$\$|\$[^$]+\$)", re.DOTALL)
+_HTML_P_RE = lazy(r"</?p\b[^>]*>", re.IGNORECASE)
+_ANNOUNCE_RE = lazy(
     r"^\s*arXiv:(?P<id>\S+)\s+Announce Type:\s*(?P<type>[\w-]+)\s*(?:Abstract:\s?(?P<abstract>.*))?$",
     re.DOTALL,
 )
-_RDF_TITLE_RE = re.compile(
+_RDF_TITLE_RE = lazy(
     r"^(?P<title>.*?)(?:\.|(?<!\s))\s*+\(arXiv:(?P<id>[^\s\[\]()]+)(?:\s*\[(?P<cls>[^\]]+)\])?(?:\s+(?P<flag>[A-Z]+))?\)\s*$",
     re.DOTALL,
 )
-_OAI_RE = re.compile(r"^\s*oai:arXiv\.org:", re.IGNORECASE)
-_ARXIV_CLASS_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]+(?:-[A-Za-z]+)*)?$")
+_OAI_RE = lazy(r"^\s*oai:arXiv\.org:", re.IGNORECASE)
+_ARXIV_CLASS_RE = lazy(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]+(?:-[A-Za-z]+)*)?$")
 _NO_NAME = Name()
-_SPACES_RE = re.compile("  +")
-_PLAIN_ID_RE = re.compile(r"(?:https?://arxiv\.org/abs/)?(\d{4}\.\d{4,5})(?:v(\d+))?")
+_SPACES_RE = lazy("  +")
+_PLAIN_ID_RE = lazy(r"(?:https?://arxiv\.org/abs/)?(\d{4}\.\d{4,5})(?:v(\d+))?")
 """The API's usual id (an abs URL) or a bare new-style id, with its version perhaps."""
-_TIMESTAMP_RE = re.compile(
+_TIMESTAMP_RE = lazy(
     r"\s*([0-9]{4})-([0-9]{2})-([0-9]{2})"
     r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?\s*"
 )

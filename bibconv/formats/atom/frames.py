@@ -15,9 +15,11 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from bibconv.patterns import lazy
+
 __all__ = ["Frames", "Segment", "chars", "prolog_end"]
 
-_NAME = re.compile(rb"<(?:[\w.-]{1,64}:)?([\w.-]{1,64})")
+_NAME = lazy(rb"<(?:[\w.-]{1,64}:)?([\w.-]{1,64})")
 _CLOSERS = {b"<!--": b"-->", b"<![CDATA[": b"]]>", b"<?": b"?>"}
 _LOOKAHEAD = 160
 """Bytes an entry's start tag needs to be recognised (a prefix of up to 64 bytes, the name, one more)."""

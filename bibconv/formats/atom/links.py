@@ -7,17 +7,18 @@ import re
 
 from bibconv.arxiv import parse_arxiv_id
 from bibconv.model import Arxiv
+from bibconv.patterns import lazy
 
 __all__ = ["extra_links"]
 
-_DOI_URL_RE = re.compile(r"^https?://(?:dx\.)?doi\.org/", re.IGNORECASE)
+_DOI_URL_RE = lazy(r"^https?://(?:dx\.)?doi\.org/", re.IGNORECASE)
 _OWN_LINK_PREFIXES = (
     "http://arxiv.org/abs/",
     "http://arxiv.org/pdf/",
     "https://arxiv.org/abs/",
     "https://arxiv.org/pdf/",
 )
-_ARXIV_LINK_RE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?P<kind>abs|pdf)/(?P<rest>.+?)/?$")
+_ARXIV_LINK_RE = lazy(r"^https?://(?:www\.|export\.)?arxiv\.org/(?P<kind>abs|pdf)/(?P<rest>.+?)/?$")
 
 
 def extra_links(links: list[dict[str, str]], arxiv: Arxiv, doi: str | None) -> list[dict[str, str]]:

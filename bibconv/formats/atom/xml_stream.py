@@ -7,13 +7,13 @@ lxml is passed in (``etree``), so importing this module stays cheap.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from bibconv.errors import ParseError
 from bibconv.formats.atom.frames import Frames, Segment, prolog_end
+from bibconv.patterns import lazy
 
 __all__ = ["PARSER_OPTIONS", "FeedEvents", "Tap", "probe"]
 
@@ -101,8 +101,8 @@ def probe(tap: Tap, etree: Any) -> Any:
     return None
 
 
-_MISMATCH = re.compile(r"^Opening and ending tag mismatch: (\S+) line (\d+) and ([^\s,]+)")
-_LINE = re.compile(r"\bline (\d+)")
+_MISMATCH = lazy(r"^Opening and ending tag mismatch: (\S+) line (\d+) and ([^\s,]+)")
+_LINE = lazy(r"\bline (\d+)")
 
 
 @dataclass

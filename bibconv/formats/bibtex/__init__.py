@@ -50,6 +50,7 @@ from bibconv.formats.bibtex.table import MONTH_MACROS, TEX_KEPT
 from bibconv.formats.bibtex.write import BiblatexWriter, BibtexWriter
 from bibconv.formats.encoding import read_as_single_byte
 from bibconv.model import Record, Source
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext, register
 from bibconv.textio import open_text, sniff_encoding, spooled
 
@@ -72,11 +73,11 @@ __all__ = [
 ]
 
 
-_REF_RE = re.compile(r"\b(?:crossref|xdata)\s*=\s*[{\"]?\s*([^}\"\n]+)", re.I)
-RAW_TYPE_RE = re.compile(r"\s*@\s*(\w+)")
+_REF_RE = lazy(r"\b(?:crossref|xdata)\s*=\s*[{\"]?\s*([^}\"\n]+)", re.I)
+RAW_TYPE_RE = lazy(r"\s*@\s*(\w+)")
 """The entry type as written at the start of a block (``@ARTICLE``), which parsers lower-case."""
 
-_SNIFF_RE = re.compile(r"^[ \t]*@[ \t]*(\w+)[ \t]*[{(]", re.M)
+_SNIFF_RE = lazy(r"^[ \t]*@[ \t]*(\w+)[ \t]*[{(]", re.M)
 _KNOWN_SNIFF = frozenset([
     "article", "book", "booklet", "inbook", "incollection", "inproceedings", "conference", "manual",
     "mastersthesis", "phdthesis", "misc", "proceedings", "techreport", "unpublished", "online",

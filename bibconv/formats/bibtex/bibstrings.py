@@ -19,7 +19,7 @@ the same tables, classic BibTeX (which has no keys) the words. ``countryep`` and
 
 from __future__ import annotations
 
-import re
+from bibconv.patterns import lazy
 
 __all__ = ["COUNTRY_KEYS", "SERIES_KEYS", "VARIABLES", "keys", "words"]
 
@@ -45,7 +45,7 @@ _COUNTRY_OF: dict[str, str] = {}
 for _key, _name in COUNTRY_KEYS.items():
     _COUNTRY_OF.setdefault(_name, _key)
 _SERIES_OF = {name: key for key, name in SERIES_KEYS.items()}
-_ORDINAL_SERIES = re.compile(r"([1-9]\d{0,3})(?:st|nd|rd|th) series")
+_ORDINAL_SERIES = lazy(r"([1-9]\d{0,3})(?:st|nd|rd|th) series")
 _AND = " and "
 
 

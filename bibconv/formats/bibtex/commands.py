@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from functools import partial
 
 from bibconv.latex.tex import group_end
+from bibconv.patterns import lazy
 
 __all__ = [
     "CITE_COMMANDS",
@@ -44,13 +45,13 @@ SORT_HINTS: dict[str, tuple[int, str]] = dict.fromkeys(
 MAX_DEPTH = 8
 MAX_GROWTH = 16
 
-_NEWCOMMAND_RE = re.compile(
+_NEWCOMMAND_RE = lazy(
     r"\\(?:re|provide|new)?(?:newcommand|renewcommand|providecommand)\*?\s*"
     r"(?:\{\s*\\([A-Za-z@]+)\s*\}|\\([A-Za-z@]+))\s*(?:\[\s*(\d)\s*\])?\s*\{"
 )
-_DEF_RE = re.compile(r"\\def\s*\\([A-Za-z@]+)((?:#\d)*)\s*\{")
-_PARAM_RE = re.compile(r"#(\d)")
-_COMMAND_RE = re.compile(r"\\([A-Za-z@]+)")
+_DEF_RE = lazy(r"\\def\s*\\([A-Za-z@]+)((?:#\d)*)\s*\{")
+_PARAM_RE = lazy(r"#(\d)")
+_COMMAND_RE = lazy(r"\\([A-Za-z@]+)")
 _CITE_NAMES = (
     *("cite", "citep", "citet", "citealp", "citealt", "citeauthor", "citeyear", "citeyearpar", "citenum"),
     *("citeurl", "citetitle", "citedate", "parencite", "textcite", "autocite", "footcite", "footcitetext"),
@@ -61,7 +62,7 @@ CITE_COMMANDS: frozenset[str] = frozenset(
 )
 """natbib's and biblatex's citation commands (:func:`cited`), any capitalisation of their first letter."""
 # A citation: up to two optional arguments (prenote, postnote), then the keys.
-_CITE_RE = re.compile(
+_CITE_RE = lazy(
     r"\\(?:" + "|".join(sorted(CITE_COMMANDS, key=len, reverse=True)) + r")(?![A-Za-z@])\*?"
     r"(?:\s*\[([^\[\]{}]*)\])?(?:\s*\[([^\[\]{}]*)\])?\s*\{([^{}]*)\}"
 )

@@ -31,21 +31,22 @@ from bibconv.formats.bibtex.table import ROWS
 from bibconv.latex.allow import braces_balanced, tex_allowed
 from bibconv.latex.charset import unset_char
 from bibconv.model import Record
+from bibconv.patterns import lazy
 
 __all__ = ["as_read", "dialect_of"]
 
 # Fields the writers name otherwise in classic BibTeX: an entry with one is biblatex.
 _BIBLATEX_FIELDS = frozenset(["date", "journaltitle", "location", "eprinttype", "eprintclass", "annotation"])
-_FIELD_NAME_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
-_KIND_RE = re.compile(r"^[A-Za-z]\w*$")
-_MACRO_RE = re.compile(r"^[A-Za-z][\w.:+/'-]*$")
+_FIELD_NAME_RE = lazy(r"^[A-Za-z_][\w.:+-]*$")
+_KIND_RE = lazy(r"^[A-Za-z]\w*$")
+_MACRO_RE = lazy(r"^[A-Za-z][\w.:+/'-]*$")
 # A run of spaces holding a line end, taken whole from its start (linear under search).
-_SPECIAL_RE = re.compile(r"[&%#]")
+_SPECIAL_RE = lazy(r"[&%#]")
 # A link's argument (kept), a control symbol (``\&``: kept), or a bare special.
-_BARE_RE = re.compile(r"\\(?:url|href|path|nolinkurl)\s*\{[^{}]*\}|\\.|[&%#]", re.S)
+_BARE_RE = lazy(r"\\(?:url|href|path|nolinkurl)\s*\{[^{}]*\}|\\.|[&%#]", re.S)
 # A value in braces of printable ASCII with no brace, backslash, ^, & % or #: written as it is, with
 # nothing to check (braces, commands, characters pdflatex cannot set) and nothing to escape.
-_PLAIN_RE = re.compile(r"\{[^{}\\^&%#\x00-\x1f\x7f-\U0010ffff]*\}")
+_PLAIN_RE = lazy(r"\{[^{}\\^&%#\x00-\x1f\x7f-\U0010ffff]*\}")
 _TEXT_FIELDS = frozenset(row.field for row in ROWS if row.kind != "verbatim")
 """Fields styles set as text (not identifiers, which ``\\url`` and ``\\doi`` take as they are)."""
 

@@ -11,7 +11,6 @@ consumed, so they are not kept twice.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
@@ -36,6 +35,7 @@ from bibconv.formats.bibtex.read_values import (
 from bibconv.formats.bibtex.spellings import standard_fields
 from bibconv.formats.bibtex.syntax import NEWLINES_RE
 from bibconv.model import Date, Name, Record
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 from bibconv.subtitles import Part, join, publisher_fields, title_parts
 
@@ -51,11 +51,11 @@ __all__ = [
 ]
 
 
-_YEAR_RE = re.compile(r"^\s*(-?\d{1,4})\s*$")
-_YEAR_RANGE_RE = re.compile(r"^\s*(\d{4})\s*(?:--?|–|/)\s*(\d{4})\s*$")
-_MONTH_WORD_RE = re.compile(r"[A-Za-z]+")
-_DAY_RE = re.compile(r"\b(\d{1,2})\b")
-_KEYWORD_SPLIT_RE = re.compile(r"(?:(?<!\s)\s++)?[,;]\s*")  # spaces taken from their start only
+_YEAR_RE = lazy(r"^\s*(-?\d{1,4})\s*$")
+_YEAR_RANGE_RE = lazy(r"^\s*(\d{4})\s*(?:--?|–|/)\s*(\d{4})\s*$")
+_MONTH_WORD_RE = lazy(r"[A-Za-z]+")
+_DAY_RE = lazy(r"\b(\d{1,2})\b")
+_KEYWORD_SPLIT_RE = lazy(r"(?:(?<!\s)\s++)?[,;]\s*")  # spaces taken from their start only
 # bibconv's own ``csl-<variable>`` fields: lower-case name (as fields are read) → CSL variable.
 _CSL_VARS = {v.lower(): v for v in (*csl.TEXT_VARS, *csl.NUMBER_VARS, *csl.NAME_VARS, *csl.DATE_VARS)}
 _WEB = ("http://", "https://", "ftp://", "www.")

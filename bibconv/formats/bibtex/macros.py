@@ -12,11 +12,11 @@ Month macros count as text: none is more than three times as long as its name.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from bibconv.formats.bibtex.syntax import value_pieces
 from bibconv.formats.bibtex.table import MONTH_MACROS
+from bibconv.patterns import lazy
 
 __all__ = ["EXPANSION_PER_CHARACTER", "MAX_EXPANSION", "ExpansionError", "Macro", "Macros", "Part"]
 
@@ -28,7 +28,7 @@ EXPANSION_PER_CHARACTER = 4
 _KEPT_AS_TEXT = 64
 _JOINED_KEPT = 256
 # A value that is one name and nothing else, which value_pieces reads as that macro.
-_BARE_NAME_RE = re.compile(r"[^\s#{}\"=,%]+")
+_BARE_NAME_RE = lazy(r"[^\s#{}\"=,%]+")
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -16,18 +16,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from bibconv.patterns import lazy
+
 __all__ = ["bibtex_parts"]
 
 Parts = tuple[list[str], list[str], list[str], list[str]]
 
 # A brace group nested at most three deep; BibTeX and pybtex count every brace, ``\{`` too.
 _GROUP = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
-_TOKEN_RE = re.compile(
+_TOKEN_RE = lazy(
     rf"(?P<sep>(?:\\ |\s|~)+)|(?P<comma>,)|(?P<group>{_GROUP})|(?P<text>[^{{}}\s~,\\]+|\\[^{{}}\s]|\\(?=\{{))"
     r"|(?P<bad>.)",
     re.S,
 )
-_SLOW_RE = re.compile(r"\\\\|\\,|\\[^\S ]|\\$")
+_SLOW_RE = lazy(r"\\\\|\\,|\\[^\S ]|\\$")
 
 
 def bibtex_parts(text: str) -> Parts | None:

@@ -28,6 +28,7 @@ from bibconv.latex.tex import group_end
 from bibconv.memo import memo_with_warnings
 from bibconv.model import Name
 from bibconv.names_cjk import split_unspaced, unspaced
+from bibconv.patterns import lazy
 
 __all__ = [
     "biber_refuses",
@@ -40,14 +41,14 @@ __all__ = [
 OTHERS = "others"
 # Separators take a run of spaces from its start only (or from after an escaped space, where
 # the scanner's ``\\.`` stopped): a search that tried every space of a run would be quadratic.
-_AND_RE = re.compile(r"(?<![^\\]\s)\s++[Aa][Nn][Dd]\s+")
-_EXTENDED_RE = re.compile(r'^\s*+"?\s*+(?:family|given|prefix|suffix|useprefix)\s*+=', re.IGNORECASE)
-_SPACE_RE = re.compile(r"\s+")
-_COMMA_RE = re.compile(r"(?:(?<![^\\]\s)\s++)?,\s*")
+_AND_RE = lazy(r"(?<![^\\]\s)\s++[Aa][Nn][Dd]\s+")
+_EXTENDED_RE = lazy(r'^\s*+"?\s*+(?:family|given|prefix|suffix|useprefix)\s*+=', re.IGNORECASE)
+_SPACE_RE = lazy(r"\s+")
+_COMMA_RE = lazy(r"(?:(?<![^\\]\s)\s++)?,\s*")
 # Space-form accents and letter macros (``Fran\c cois``, ``Sz\H ol\H o``, ``Stra\ss e``) are one word
 # to TeX; they are braced before splitting so that the space does not split the name.
-_SPACE_ACCENT_RE = re.compile(r"\\([cHvkurdbtGUhf])\s+([A-Za-z]|\\[ij](?![A-Za-z]))")
-_SPACE_LETTER_RE = re.compile(r"\\(ss|o|O|aa|AA|ae|AE|oe|OE|l|L|i|j|dh|DH|th|TH|ng|NG|dj|DJ)\s+(?=[A-Za-z])")
+_SPACE_ACCENT_RE = lazy(r"\\([cHvkurdbtGUhf])\s+([A-Za-z]|\\[ij](?![A-Za-z]))")
+_SPACE_LETTER_RE = lazy(r"\\(ss|o|O|aa|AA|ae|AE|oe|OE|l|L|i|j|dh|DH|th|TH|ng|NG|dj|DJ)\s+(?=[A-Za-z])")
 
 
 def _identity(text: str) -> str:
@@ -218,8 +219,8 @@ def _parse_extended(text: str, warn: Callable[[str], None]) -> Name:
 
 # --- writing -----------------------------------------------------------------------------------
 
-_TIE_RE = re.compile(r"(?<!\\)~")
-_AND_WORD_RE = re.compile(r"(?:^|\s)and(?:\s|$)", re.IGNORECASE)
+_TIE_RE = lazy(r"(?<!\\)~")
+_AND_WORD_RE = lazy(r"(?:^|\s)and(?:\s|$)", re.IGNORECASE)
 
 
 def _first_is_lower(text: str) -> bool:

@@ -28,14 +28,15 @@ from bibconv.formats.bibtex.write_types import entry_type_for, read_type
 from bibconv.languages import babel_name, to_bcp47
 from bibconv.latex.charset import needs_chars
 from bibconv.model import Date, Name, Record
+from bibconv.patterns import lazy
 from bibconv.projection import arxiv_kept, edtf, names_kept, squash
 from bibconv.subtitles import kept_parts, take_off
 
 __all__ = ["project"]
 
-_TEX_RE = re.compile(r"[$\\^_]")  # math, or a superscript group
-_MATH_WORK_RE = re.compile(r"[^\x00-\x7f]|[&%#]")
-_NOCASE = re.compile(r'<span class="nocase">((?:(?!<span)[^<]|<(?!/?span)[^>]*>)*?)</span>')
+_TEX_RE = lazy(r"[$\\^_]")  # math, or a superscript group
+_MATH_WORK_RE = lazy(r"[^\x00-\x7f]|[&%#]")
+_NOCASE = lazy(r'<span class="nocase">((?:(?!<span)[^<]|<(?!/?span)[^>]*>)*?)</span>')
 
 
 def project(record: Record, dialect: str) -> Record:

@@ -14,6 +14,7 @@ from bibconv.arxiv import ARXIV_ID, parse_arxiv_id
 from bibconv.formats.bibtex import table as m
 from bibconv.formats.bibtex.read_values import plain, verbatim
 from bibconv.model import Arxiv, Date
+from bibconv.patterns import lazy
 
 __all__ = ["PREPRINT_TYPES", "arxiv_block", "may_be_arxiv"]
 
@@ -22,11 +23,11 @@ _ARXIV_FIELDS = ("eprint", "archiveprefix", "eprinttype", "primaryclass", "eprin
 _SEARCH_FIELDS = ("doi", "url", "number", "journal", "journaltitle", "howpublished", "note")
 _SEARCHED = frozenset(_SEARCH_FIELDS)
 _ONLY_FIELDS = frozenset({"number", "journal", "journaltitle", "howpublished", "note"})
-_BARE_ID_RE = re.compile(rf"^(?:{ARXIV_ID.pattern})$")
-_CLASS_RE = re.compile(r"\[\s*([a-z][a-z\-]*(?:\.[A-Za-z\-]+)?)\s*\]")
-_NOISE_RE = re.compile(r"arxiv\s*preprint|e-?prints?|preprint|arxiv|abs/|[\s.,:;()\[\]]+", re.I)
-_ABS_VOLUME_RE = re.compile(r"^\s*abs/(\S+)\s*$")
-_CATEGORY_SPLIT_RE = re.compile(r"[\s,]+")
+_BARE_ID_RE = lazy(rf"^(?:{ARXIV_ID.pattern})$")
+_CLASS_RE = lazy(r"\[\s*([a-z][a-z\-]*(?:\.[A-Za-z\-]+)?)\s*\]")
+_NOISE_RE = lazy(r"arxiv\s*preprint|e-?prints?|preprint|arxiv|abs/|[\s.,:;()\[\]]+", re.I)
+_ABS_VOLUME_RE = lazy(r"^\s*abs/(\S+)\s*$")
+_CATEGORY_SPLIT_RE = lazy(r"[\s,]+")
 
 _Found = tuple[str, int | None]  # an id and its version
 

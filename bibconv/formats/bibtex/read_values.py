@@ -16,6 +16,7 @@ import re
 from bibconv import latex
 from bibconv.formats.bibtex.syntax import NEWLINES_RE
 from bibconv.languages import to_bcp47
+from bibconv.patterns import lazy
 
 __all__ = [
     "affiliations",
@@ -29,10 +30,10 @@ __all__ = [
     "verbatim",
 ]
 
-_URL_MACRO_RE = re.compile(r"^\\(?:url|href)\s*\{(.*)\}$", re.S)
-_VERBATIM_ESCAPE_RE = re.compile(r"\\([_%&#~${}])")
-_PAR_RE = re.compile(r"\\par(?![A-Za-z])\s*")
-_NOCASE_WORD_RE = re.compile(
+_URL_MACRO_RE = lazy(r"^\\(?:url|href)\s*\{(.*)\}$", re.S)
+_VERBATIM_ESCAPE_RE = lazy(r"\\([_%&#~${}])")
+_PAR_RE = lazy(r"\\par(?![A-Za-z])\s*")
+_NOCASE_WORD_RE = lazy(
     r"(?:(?<=[ \t\n])|^)([(\['\"]*)<span class=\"nocase\">([^< \t\n]+)</span>([,.;:!?)\]'\"]*)(?=[ \t\n]|$)"
 )
 

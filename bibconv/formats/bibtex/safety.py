@@ -11,14 +11,15 @@ from bibconv import latex
 from bibconv.formats.bibtex.syntax import NEWLINES_RE
 from bibconv.latex.allow import disallowed, preamble_commands
 from bibconv.model import Record
+from bibconv.patterns import lazy
 
 __all__ = ["NEWLINES_RE", "blocks", "braces_ok", "defined_by_blocks", "protect", "safe"]
 
-_PIECES_RE = re.compile(r"(\s+)")
-_DOLLAR_RE = re.compile(r"(?<!\\)\$")
-_GROUP_RE = re.compile(r"\{(?!\\)")
-_SPECIAL_BLOCK_RE = re.compile(r"^@(?:preamble|comment)\s*[{(]", re.I)
-_PREAMBLE_RE = re.compile(r"\s*@preamble", re.I)
+_PIECES_RE = lazy(r"(\s+)")
+_DOLLAR_RE = lazy(r"(?<!\\)\$")
+_GROUP_RE = lazy(r"\{(?!\\)")
+_SPECIAL_BLOCK_RE = lazy(r"^@(?:preamble|comment)\s*[{(]", re.I)
+_PREAMBLE_RE = lazy(r"\s*@preamble", re.I)
 
 
 def braces_ok(text: str) -> bool:

@@ -14,32 +14,30 @@ through the splitter. Text outside entries is skipped (the reader has no use for
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from bibconv.latex.tex import bibtex_group_end
+from bibconv.patterns import lazy
 
 __all__ = ["ScannedEntry", "ScannedField", "ScannedString", "scan"]
 
 # The splitter's block start: '@', a type, blanks, and an opening delimiter.
-_BLOCK_START = re.compile(r"@\w*[ \t]*(?=[{(])")
+_BLOCK_START = lazy(r"@\w*[ \t]*(?=[{(])")
 _OTHER_BLOCKS = ("@comment", "@preamble", "@string")
 # A block start at the start of a line, which would end an entry still open (the splitter's rule).
-_LINE_START_BLOCK = re.compile(r"\n[^\S\n]*+@\w*+[ \t]*+[{(]")  # from the last line end before it
+_LINE_START_BLOCK = lazy(r"\n[^\S\n]*+@\w*+[ \t]*+[{(]")  # from the last line end before it
 # The key: no delimiter, quote, '=', '@' or backslash before the ',' (or the '}' of an empty entry).
-_KEY = re.compile(r"([^,{}\"=@\\]*)([,}])")
-_NAME = re.compile(r"\s*([^\s,{}\"=@\\#%()]+)\s*=")
-_CLOSE = re.compile(r"\s*\}")
+_KEY = lazy(r"([^,{}\"=@\\]*)([,}])")
+_NAME = lazy(r"\s*([^\s,{}\"=@\\#%()]+)\s*=")
+_CLOSE = lazy(r"\s*\}")
 # A plain @string block after its '{': the name, '=', parts joined by '#', the closing '}'.
 _STRING_PART = r'(?:"[^"{}\\@]*"|\{[^{}\\@]*\}|[^\s{}"=,@\\#%()]+)'
-_STRING_BODY = re.compile(
-    rf'\s*([^\s{{}}"=,@\\#%()]+)\s*=\s*({_STRING_PART}(?:\s*#\s*{_STRING_PART})*)\s*\}}'
-)
+_STRING_BODY = lazy(rf'\s*([^\s{{}}"=,@\\#%()]+)\s*=\s*({_STRING_PART}(?:\s*#\s*{_STRING_PART})*)\s*\}}')
 # What ends or nests a value: braces (all of them, escaped or not), unescaped quotes and commas.
-_VALUE_MARK = re.compile(r'[{}]|(?<!\\)[",]')
+_VALUE_MARK = lazy(r'[{}]|(?<!\\)[",]')
 # A value of one braced group holding no brace, with no brace, quote, comma or backslash around it,
 # up to the ',' or '}' that ends it: the common value, whose end _value_end would find.
-_BRACED_VALUE = re.compile(r'[^{}",\\]*\{[^{}]*\}[^{}",\\]*[,}]')
+_BRACED_VALUE = lazy(r'[^{}",\\]*\{[^{}]*\}[^{}",\\]*[,}]')
 
 
 class ScannedField(NamedTuple):

@@ -17,15 +17,16 @@ from typing import IO
 
 from bibconv.formats.encoding import told
 from bibconv.parallel.pieces import Piece, pieces, wide
+from bibconv.patterns import lazy
 from bibconv.textio import single_byte_start
 
 __all__ = ["split"]
 
-_BIBTEX_BLOCK = re.compile(rb"^[ \t]*@[ \t]*(\w*)[ \t]*[{(]", re.M)
+_BIBTEX_BLOCK = lazy(rb"^[ \t]*@[ \t]*(\w*)[ \t]*[{(]", re.M)
 _BIBTEX_SPECIAL = {b"comment", b"preamble", b"string"}
-_BIBTEX_STRING = re.compile(rb"@[ \t]*string[ \t]*[{(]", re.I)
-_BIBTEX_PREAMBLE = re.compile(rb"@[ \t]*preamble[ \t]*[{(]", re.I)
-_BIBTEX_REF = re.compile(rb"\b(?:crossref|xdata)[ \t]*=", re.I)
+_BIBTEX_STRING = lazy(rb"@[ \t]*string[ \t]*[{(]", re.I)
+_BIBTEX_PREAMBLE = lazy(rb"@[ \t]*preamble[ \t]*[{(]", re.I)
+_BIBTEX_REF = lazy(rb"\b(?:crossref|xdata)[ \t]*=", re.I)
 _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 _BLOCK = 1 << 22
 

@@ -17,6 +17,7 @@ from typing import IO, Any, TypeVar
 from bibconv.errors import ParseError
 from bibconv.formats.bibtex.scan import scan
 from bibconv.latex.tex import bibtex_group_end, splitter_group_end
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = [
@@ -39,12 +40,12 @@ _MAX_CHUNK = 1 << 23
 """An entry whose braces never close is cut anyway once its chunk grows this large."""
 _MARK = "\ufdd4"
 # A run of spaces holding a line end, taken whole from its start (linear under search).
-NEWLINES_RE = re.compile(r"(?<!\s)[^\S\r\n]*+[\r\n]\s*+")
-RAW_KEY_RE = re.compile(r"^\s*@\w*\s*[{(]\s*([^,\s{}()=]+)\s*,")
-_BLOCK_LINE_RE = re.compile(r"^[ \t]*@[\w]*[ \t]*[{(]")
-_CUT_RE = re.compile(r"\n[ \t]*@\w*[ \t]*[{(]")
-_KEYLESS_RE = re.compile(r"^([ \t]*@(?!string|preamble|comment)\w+[ \t]*\{)(?=\s*[\w.-]+\s*=)", re.I | re.M)
-_TOKEN_RE = re.compile(r"[^\s#{}\"=,]+")
+NEWLINES_RE = lazy(r"(?<!\s)[^\S\r\n]*+[\r\n]\s*+")
+RAW_KEY_RE = lazy(r"^\s*@\w*\s*[{(]\s*([^,\s{}()=]+)\s*,")
+_BLOCK_LINE_RE = lazy(r"^[ \t]*@[\w]*[ \t]*[{(]")
+_CUT_RE = lazy(r"\n[ \t]*@\w*[ \t]*[{(]")
+_KEYLESS_RE = lazy(r"^([ \t]*@(?!string|preamble|comment)\w+[ \t]*\{)(?=\s*[\w.-]+\s*=)", re.I | re.M)
+_TOKEN_RE = lazy(r"[^\s#{}\"=,]+")
 T = TypeVar("T")
 
 

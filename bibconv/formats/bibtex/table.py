@@ -18,7 +18,6 @@ checked when this module is imported.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from dataclasses import field as _field
@@ -40,6 +39,7 @@ from bibconv.formats.bibtex.types import (
     csl_type,
     entry_type,
 )
+from bibconv.patterns import lazy
 
 __all__ = [
     "ARXIV_FIELDS",
@@ -300,8 +300,8 @@ def writes_for(dialect: str, entry: str) -> dict[str, Row]:
 
 # --- Keys and kept fields ------------------------------------------------------------------------
 
-_KEY_UNSAFE_RE = re.compile(r"[\s,{}()\"#%=\\'^]")  # ^^5c is TeX's spelling of a backslash
-_EXTRA_FIELD_RE = re.compile(r"^[A-Za-z_][\w.:+-]*$")
+_KEY_UNSAFE_RE = lazy(r"[\s,{}()\"#%=\\'^]")  # ^^5c is TeX's spelling of a backslash
+_EXTRA_FIELD_RE = lazy(r"^[A-Za-z_][\w.:+-]*$")
 
 TEX_KEPT = "bibtex:tex"
 """``extra`` key: field → [value as written, value as read] for the fields that use ``@preamble`` commands

@@ -10,24 +10,24 @@ publishers, name parts): their encoding is memoised with its warnings (:mod:`bib
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from bibconv import latex
 from bibconv.formats.bibtex.safety import NEWLINES_RE, braces_ok, protect, safe
 from bibconv.latex.allow import disallowed, tex_allowed
 from bibconv.memo import ROOM, SHORT, memo_with_warnings
+from bibconv.patterns import lazy
 
 __all__ = ["encode", "kind_tex", "plain", "raw_value", "title_tex"]
 
 Warn = Callable[[str], None]
 
-_EN_DASH_RE = re.compile(r"(?<![-–])–(?![-–])")
+_EN_DASH_RE = lazy(r"(?<![-–])–(?![-–])")
 # What may make a title's TeX other than the title: a character that is not printable ASCII (encoded,
 # or a line end made a space), a character :func:`latex.encode` may escape or join (``-``, ``'``, ``&``,
 # ``<``…), TeX, and a capital after a word's first character (which :func:`latex.protect_case`
 # braces). A title without any is its own TeX in every mode but ``all``.
-_TITLE_WORK_RE = re.compile(r"[^\x20-\x7e]|[-`'!?&%$#_{}~^\\<]|\S[A-Z]")
+_TITLE_WORK_RE = lazy(r"[^\x20-\x7e]|[-`'!?&%$#_{}~^\\<]|\S[A-Z]")
 
 
 @memo_with_warnings(maxsize=ROOM)

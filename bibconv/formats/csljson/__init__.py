@@ -29,6 +29,7 @@ from bibconv.errors import ParseError, ReadError
 from bibconv.formats.csljson.layout import Layout
 from bibconv.jsonnumbers import DECODER, NumberError
 from bibconv.model import Record
+from bibconv.patterns import lazy
 from bibconv.registry import EntryWriter, ReadContext, WriteContext, register
 from bibconv.textio import JSON_SURROGATE, open_text
 from bibconv.writing import UNWRITABLE_RE, has_unwritable
@@ -38,19 +39,19 @@ if TYPE_CHECKING:
 
 __all__ = ["CslJsonReader", "CslJsonWriter"]
 
-_JSON_SYNTAX = re.compile(r'\\.|["{}\[\],]')
+_JSON_SYNTAX = lazy(r'\\.|["{}\[\],]')
 _CHUNK = 1 << 16
-_JSON_SPACE = re.compile(r"[ \t\r\n]*")
-_NEXT_ITEM = re.compile(r"\}\s*,\s*(?=\{)")
-_KEY = re.compile(r'"([A-Za-z][A-Za-z-]*)"\s*:\s*("[^"]*")?')
+_JSON_SPACE = lazy(r"[ \t\r\n]*")
+_NEXT_ITEM = lazy(r"\}\s*,\s*(?=\{)")
+_KEY = lazy(r'"([A-Za-z][A-Za-z-]*)"\s*:\s*("[^"]*")?')
 # What no output holds, as json.dumps escapes it (after an even run of backslashes: an escape, not
 # text) — C0 and C1 controls, DEL, U+2028/U+2029, noncharacters (of other planes as surrogate pairs) —
 # or raw.
-_UNWRITABLE_ESCAPE_RE = re.compile(
+_UNWRITABLE_ESCAPE_RE = lazy(
     r"\\[bf]|\\u00[0189][0-9a-fA-F]|\\u007[fF]|\\u202[89]"
     r"|\\u[fF][dD][dDeE][0-9a-fA-F]|\\u[fF]{3}[eEfF]|\\u[dD][89abAB][37bfBF][fF]\\u[dD][fF]{2}[eEfF]"
 )
-_UNWRITABLE_RE = re.compile(
+_UNWRITABLE_RE = lazy(
     rf"(?<!\\)(?P<before>(?:\\\\)*)(?P<escape>{_UNWRITABLE_ESCAPE_RE.pattern})|{UNWRITABLE_RE.pattern}"
 )
 

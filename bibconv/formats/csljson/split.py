@@ -17,12 +17,13 @@ from typing import IO
 
 from bibconv.jsonnumbers import DECODER
 from bibconv.parallel.pieces import Piece, line_cut, pieces, wide
+from bibconv.patterns import lazy
 
 __all__ = ["resume", "split"]
 
-_NONBLANK_LINE = re.compile(rb"^[ \t\r]*\S", re.M)
+_NONBLANK_LINE = lazy(rb"^[ \t\r]*\S", re.M)
 # "[", then the first item alone on its line: its indent.
-_ITEM_LAYOUT = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*\[[ \t]*\r?\n(?:[ \t]*\r?\n)*([ \t]*)\{[ \t]*\r?\n")
+_ITEM_LAYOUT = lazy(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*\[[ \t]*\r?\n(?:[ \t]*\r?\n)*([ \t]*)\{[ \t]*\r?\n")
 
 
 def split(stream: IO[bytes], size: int) -> Iterator[Piece] | None:

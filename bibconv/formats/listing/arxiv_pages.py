@@ -18,17 +18,18 @@ from bibconv.dates import parse_date, search_date
 from bibconv.formats.listing.common import Entry, clean_space, plain_name
 from bibconv.formats.listing.dom import absolute, rich_of, text_of, url_parts
 from bibconv.model import Arxiv, Date, Name
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["abs_entry", "arxiv_names", "finish", "is_list", "is_search", "list_entries", "search_entries"]
 
 BASE = "https://arxiv.org/"
-_CATEGORY = re.compile(r"\(([a-z][a-z\-]*(?:\.[A-Za-z][A-Za-z\-]*)?)\)")
-_VERSION = re.compile(r"v(\d+)\b")
-_HISTORY = re.compile(r"\[v(\d+)\]\s*(?P<date>[^()\[\]]+?)\s*(?:\(|$)")
-_DATELINE_V1 = re.compile(r"Submitted on\s+(?P<date>[^(\]]+)")
-_DATELINE_REV = re.compile(r"last revised\s+(?P<date>[^(\]]+)\(this version, v(?P<v>\d+)\)")
-_LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z -]*?)\s*:\s*")
+_CATEGORY = lazy(r"\(([a-z][a-z\-]*(?:\.[A-Za-z][A-Za-z\-]*)?)\)")
+_VERSION = lazy(r"v(\d+)\b")
+_HISTORY = lazy(r"\[v(\d+)\]\s*(?P<date>[^()\[\]]+?)\s*(?:\(|$)")
+_DATELINE_V1 = lazy(r"Submitted on\s+(?P<date>[^(\]]+)")
+_DATELINE_REV = lazy(r"last revised\s+(?P<date>[^(\]]+)\(this version, v(?P<v>\d+)\)")
+_LABEL = lazy(r"^\s*([A-Za-z][A-Za-z -]*?)\s*:\s*")
 
 
 def is_list(tree: Any) -> bool:

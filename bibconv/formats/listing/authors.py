@@ -12,27 +12,27 @@ from bibconv.formats.listing.memo import per_item
 from bibconv.formats.listing.values import clean_space, plain_name
 from bibconv.latex import TexDepthError
 from bibconv.model import Name
-from bibconv.patterns import led_by, may_end
+from bibconv.patterns import lazy, led_by, may_end
 
 __all__ = ["author_list", "authors_from_text", "looks_like_names", "never_names"]
 
-_NAME_WORD = re.compile(r"^-?(?:[^\W\d_][\w'’.\-]*|[^\W\d_]\.?)$")
+_NAME_WORD = lazy(r"^-?(?:[^\W\d_][\w'’.\-]*|[^\W\d_]\.?)$")
 _LOWER_PARTICLES = frozenset(
     {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "dos", "das", "la", "le", "ter",
      "ten", "bin", "al", "el", "y", "e", "zu", "af", "av", "and", "und", "et"}
 )  # fmt: skip
-_LABELS = re.compile(
+_LABELS = lazy(
     r"^\s*(?:authors?|auteur(?:e)?s?|autor(?:e|es|en|in|innen)?|autori|by|par|von|door|著者|作者|저자)"
     r"\s*[:：]\s*",
     re.IGNORECASE,
 )
 
 
-_PAREN = re.compile(r"^(?P<name>.*?)(?<!\s)\s*+\((?P<aff>[^()]*+)\)\s*$")  # spaces from their start
+_PAREN = lazy(r"^(?P<name>.*?)(?<!\s)\s*+\((?P<aff>[^()]*+)\)\s*$")  # spaces from their start
 
 
-_SEPARATORS = re.compile(r"[,;]")
-_SEPARATOR_OR_PAREN = re.compile(r"[,;()]")
+_SEPARATORS = lazy(r"[,;]")
+_SEPARATOR_OR_PAREN = lazy(r"[,;()]")
 
 
 def _pieces(text: str) -> list[str]:
@@ -73,13 +73,13 @@ def _split(text: str) -> list[Name]:
         return []
 
 
-_INITIALS = re.compile(r"^(?:[A-Z]\.?-?){1,3}$")
-_ELLIPSIS = re.compile(r"(?:^|(?<=[\s,;]))(?:…|\.\.\.)(?=$|[\s,;])")
-_ET_AL = re.compile(
+_INITIALS = lazy(r"^(?:[A-Z]\.?-?){1,3}$")
+_ELLIPSIS = lazy(r"(?:^|(?<=[\s,;]))(?:…|\.\.\.)(?=$|[\s,;])")
+_ET_AL = lazy(
     r"(?<![\s,;])[\s,;]*+\b(?:et\.?\s+al\.?|and\s+others|u\.\s*a\.|et\s+autres|y\s+otros)\s*$", re.IGNORECASE
 )
 _ET_AL_ENDINGS = ("al", "al.", "others", "a.", "autres", "otros")  # how every match of _ET_AL ends
-_TRAILING_DOT = re.compile(r"(?<![\s.][A-Z])\.$")
+_TRAILING_DOT = lazy(r"(?<![\s.][A-Z])\.$")
 
 
 def _family_initials(name: Name) -> Name:
@@ -158,11 +158,11 @@ _TITLE_WORDS = frozenset(
 _FUNCTION_WORDS = frozenset(
     {"for", "with", "using", "from", "the", "to", "on", "in", "via", "into", "of", "is", "are"}
 )
-_NAME_BREAK = re.compile(r"[,;&、，]|\band\b")
-_ELISION = re.compile(r"\b[dDlL][’'](?=[^\W\d_])")
+_NAME_BREAK = lazy(r"[,;&、，]|\band\b")
+_ELISION = lazy(r"\b[dDlL][’'](?=[^\W\d_])")
 
 
-_DIGIT = re.compile(r"\d")
+_DIGIT = lazy(r"\d")
 
 
 def _has_digit(text: str) -> bool:
@@ -173,8 +173,8 @@ def _has_digit(text: str) -> bool:
 
 
 # More than 60 characters that no space, separator or "and" breaks: a piece no name is.
-_UNBROKEN = re.compile(r"[^\s,;&、，]{61,}")
-_AND = re.compile(r"\band\b")
+_UNBROKEN = lazy(r"[^\s,;&、，]{61,}")
+_AND = lazy(r"\band\b")
 
 
 def _long_piece(text: str) -> bool:
@@ -216,7 +216,7 @@ def _two_title_words(text: str, words: list[str]) -> bool:
 
 # Up to six words of ASCII capital and word characters, one space apart, 60 characters at most: a
 # piece that _reads_as_name takes (each word a name word, the words capitalised, the last too).
-_CAPITALISED = re.compile(r"(?=.{1,60}\Z)[A-Z][\w'’.\-]*(?: [A-Z][\w'’.\-]*){0,5}")
+_CAPITALISED = lazy(r"(?=.{1,60}\Z)[A-Z][\w'’.\-]*(?: [A-Z][\w'’.\-]*){0,5}")
 
 
 def _reads_as_name(piece: str) -> bool:
@@ -241,7 +241,7 @@ def _reads_as_name(piece: str) -> bool:
 # conjunctions, and (affiliations, which it may drop) parentheses.
 _PIECE_BREAKS = frozenset(",;&、，()")
 _CONJUNCTION_WORDS = frozenset({"et", "und", "y", "e", "en", "och", "og", "és", "i", "и", "ja", "a"})
-_INNERMOST_GROUP = re.compile(r"\([^()]*\)")
+_INNERMOST_GROUP = lazy(r"\([^()]*\)")
 
 
 def never_names(head: str) -> bool:

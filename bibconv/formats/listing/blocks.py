@@ -34,6 +34,7 @@ from bibconv.formats.listing.dom import absolute, line_links, lines_of, remember
 from bibconv.formats.listing.memo import item_memory, one_item
 from bibconv.formats.listing.pagememory import select, select_first
 from bibconv.model import Arxiv, Date
+from bibconv.patterns import lazy
 
 __all__ = ["Hints", "block_entry", "classes", "title_node"]
 
@@ -41,22 +42,18 @@ __all__ = ["Hints", "block_entry", "classes", "title_node"]
 
 # Possessive where nothing given back could match (each alternative starts with a word character,
 # ``[12]`` is matched by ``\d+``): linear on long runs of punctuation.
-_AUX_LINK = re.compile(
+_AUX_LINK = lazy(
     r"^\W*+(?:arxiv:\s*+\S++|\d{4}\.\d{4,5}(?:v\d+)?|pdf|html|abs|abstract|doi|link|code|bib(?:tex)?|other|ps|"
     r"v\d+|\[\d+\]|\d+|more|read more|lire la suite|weiterlesen|leer más|続きを読む)\W*$",
     re.IGNORECASE,
 )
-_NUMBERING = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s*")
-_EMPTY_BRACKETS = re.compile(r"\[\s*\]|\(\s*\)")
+_NUMBERING = lazy(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s*")
+_EMPTY_BRACKETS = lazy(r"\[\s*\]|\(\s*\)")
 _CLASS_ROLE = {
-    "title": re.compile(r"(?:^|[-_\s])(?:title|titre|titel|heading|headline)(?:$|[-_\s])", re.IGNORECASE),
-    "authors": re.compile(r"author|creator|byline|contributor|auteur|autor", re.IGNORECASE),
-    "date": re.compile(
-        r"date|(?:^|[-_\s])time(?:$|[-_\s])|published|posted|submitted|datum|fecha", re.IGNORECASE
-    ),
-    "abstract": re.compile(
-        r"abstract|summary|description|snippet|excerpt|teaser|resume|résumé", re.IGNORECASE
-    ),
+    "title": lazy(r"(?:^|[-_\s])(?:title|titre|titel|heading|headline)(?:$|[-_\s])", re.IGNORECASE),
+    "authors": lazy(r"author|creator|byline|contributor|auteur|autor", re.IGNORECASE),
+    "date": lazy(r"date|(?:^|[-_\s])time(?:$|[-_\s])|published|posted|submitted|datum|fecha", re.IGNORECASE),
+    "abstract": lazy(r"abstract|summary|description|snippet|excerpt|teaser|resume|résumé", re.IGNORECASE),
 }
 
 
@@ -73,7 +70,7 @@ def classes(node: Any) -> list[str]:
     return (node.attributes.get("class") or "").split()
 
 
-_WIDE = re.compile("[\u2e81-\U0010ffff]")  # CJK and later scripts, whose words are not spaced
+_WIDE = lazy("[\u2e81-\U0010ffff]")  # CJK and later scripts, whose words are not spaced
 
 
 def _words(text: str) -> int:
@@ -139,7 +136,7 @@ def _title(node: Any) -> str:
     return _unwrapped(clean_space(_NUMBERING.sub("", text)))
 
 
-_WRAPPED = re.compile(r"^<(?P<tag>[ib])>(?P<inner>(?:(?!</?[ib]>).)*)</(?P=tag)>$")
+_WRAPPED = lazy(r"^<(?P<tag>[ib])>(?P<inner>(?:(?!</?[ib]>).)*)</(?P=tag)>$")
 
 
 def _unwrapped(title: str) -> str:
@@ -148,7 +145,7 @@ def _unwrapped(title: str) -> str:
     return clean_space(match.group("inner")) if match else title
 
 
-_CLOSING_PERIOD = re.compile(r"(?<![.\s][A-Z])(?<!\.)\.$")
+_CLOSING_PERIOD = lazy(r"(?<![.\s][A-Z])(?<!\.)\.$")
 
 
 def _closing_period(title: str) -> str:

@@ -18,15 +18,15 @@ from bibconv.dates import search_date
 from bibconv.formats.listing.common import Entry, author_list, clean_space, looks_like_names
 from bibconv.formats.listing.memo import per_item
 from bibconv.model import Arxiv, Date, Name
-from bibconv.patterns import led_by, may_end
+from bibconv.patterns import lazy, led_by, may_end
 
 __all__ = ["Citation", "parse_citation"]
 
-_NUMBERING = re.compile(r"^\s*(?:\[[\w+.-]{1,12}\]|\(\d{1,4}\)|\d{1,4}[.)])\s+")
+_NUMBERING = lazy(r"^\s*(?:\[[\w+.-]{1,12}\]|\(\d{1,4}\)|\d{1,4}[.)])\s+")
 # A sentence ends at ". ", "? ", "! " unless the word before the period is an initial or
 # a common abbreviation.
 _END = led_by(r"[\"'”’)\s.?!]", r"(?<=[.?!])[\"'”’)]?\s+(?=[\"'“‘(]?[^\s\W_]|\d)|[.?!]\s*$")
-_NOT_END = re.compile(
+_NOT_END = lazy(
     r"(?:\b|^)(?:[A-Z]|[A-Z][a-z]?\.-?[A-Z]|Ch|Th|Ph|Jr|Sr|St|Dr|Mr|Mrs|Ms|Prof|al|vol|Vol|no|No|pp|ed|eds|Eds|"
     r"Proc|Conf|Int|Intl|Int'l|Trans|J|Symp|Comput|Sci|Eng|Univ|Dept|Lett|Rev|Phys|Math|Inf|"
     r"Syst|Appl|Mach|Learn|Res|Nat|Natl|Adv|Ann|Assoc|Soc|vs|etc|e\.g|i\.e|cf|Fig|Sec|Eq)\.$"
@@ -42,26 +42,24 @@ _ARXIV = led_by(
     re.IGNORECASE,
 )
 _YEAR = led_by("[12]", r"(?<![\d./-])((?:19|20)\d\d)[a-z]?(?![\d/-]|\.\d)")
-_PAREN_YEAR = re.compile(r"^\s*\(((?:19|20)\d\d)[a-z]?\)\s*[.,:]?\s*")
-_IN = re.compile(r"^\s*(?:in\s*:?|in:|dans|en)\s+", re.IGNORECASE)
-_PAGES = re.compile(r"\b(?:pp?\.|pages?|S\.)\s*(\d+\s*[-–—]+\s*\d+|\d+)", re.IGNORECASE)
-_VOLUME_ISSUE = re.compile(
-    r"\b(\d{1,4})\s*\((\d{1,4}(?:[-–]\d{1,4})?)\)(?:\s*[:,]\s*(\d+(?:\s*[-–]+\s*\d+)?))?"
-)
-_VOLUME_PAGES = re.compile(r"\b(\d{1,4})\s*:\s*(\d+(?:\s*[-–]+\s*\d+)?)\b")
-_VOLUME_WORD = re.compile(r"\b(?:vol\.?|volume)\s*(\d+)", re.IGNORECASE)
+_PAREN_YEAR = lazy(r"^\s*\(((?:19|20)\d\d)[a-z]?\)\s*[.,:]?\s*")
+_IN = lazy(r"^\s*(?:in\s*:?|in:|dans|en)\s+", re.IGNORECASE)
+_PAGES = lazy(r"\b(?:pp?\.|pages?|S\.)\s*(\d+\s*[-–—]+\s*\d+|\d+)", re.IGNORECASE)
+_VOLUME_ISSUE = lazy(r"\b(\d{1,4})\s*\((\d{1,4}(?:[-–]\d{1,4})?)\)(?:\s*[:,]\s*(\d+(?:\s*[-–]+\s*\d+)?))?")
+_VOLUME_PAGES = lazy(r"\b(\d{1,4})\s*:\s*(\d+(?:\s*[-–]+\s*\d+)?)\b")
+_VOLUME_WORD = lazy(r"\b(?:vol\.?|volume)\s*(\d+)", re.IGNORECASE)
 _VENUE_STOP = led_by(
     r"[,\s]",
     r",\s*(?=(?:vol\.?|volume|no\.|pp?\.|pages?|\d|(?:19|20)\d\d|[A-Z][a-z]+\s+(?:19|20)\d\d))"
     r"|(?<!\s)\s++\d{1,4}(?=\s*+[(:,]|\s*+$)",
     re.IGNORECASE,
 )
-_VOLUME_COMMA_PAGES = re.compile(r"\b(\d{1,4}),\s*(?:pp?\.\s*)?(\d+\s*[-–—]+\s*\d+)")
-_CONFERENCE = re.compile(
+_VOLUME_COMMA_PAGES = lazy(r"\b(\d{1,4}),\s*(?:pp?\.\s*)?(\d+\s*[-–—]+\s*\d+)")
+_CONFERENCE = lazy(
     r"(?i:\b(?:conference|proceedings|proc\.|workshop|symposium|congress|meeting|colloquium|conf\.|"
     r"assembly|summit|forum)\b)|\b[A-Z]{2}[A-Za-z]*+\s*+'?(?:19|20)?\d\d\b|\([A-Z]{2}[A-Za-z-]*+\)"
 )
-_JOURNAL = re.compile(r"(?i:\b(?:journal|transactions|letters|review|magazine|annals|bulletin)\b)|^J\.\s")
+_JOURNAL = lazy(r"(?i:\b(?:journal|transactions|letters|review|magazine|annals|bulletin)\b)|^J\.\s")
 # Runs of spaces are taken from their start only, ``(?<!\s)\s++``: linear under search.
 _ET_AL_END = led_by(
     r"[\s,(ea]",
@@ -69,8 +67,8 @@ _ET_AL_END = led_by(
     re.IGNORECASE,
 )
 _ET_AL_END_ENDINGS = ("al", "al.", "others", "ed", "eds", "ed.", "eds.", ")")  # how its matches end
-_THESIS_AT = re.compile(r"^\s*+(?:[,:;–-]\s*+)?(?:(?:at|in|from)\s++)?")
-_ISBN_END = re.compile(r"(?:,|(?<!\s))\s*+ISBN(?:-1[03])?:?\s*+([\d][\d-]{8,16}[\dX])\s*$", re.IGNORECASE)
+_THESIS_AT = lazy(r"^\s*+(?:[,:;–-]\s*+)?(?:(?:at|in|from)\s++)?")
+_ISBN_END = lazy(r"(?:,|(?<!\s))\s*+ISBN(?:-1[03])?:?\s*+([\d][\d-]{8,16}[\dX])\s*$", re.IGNORECASE)
 _THESIS = led_by("[td]", r"\b(?:thesis|dissertation|tesi|thèse|doktorarbeit|dissertação)\b", re.IGNORECASE)
 
 

@@ -10,7 +10,6 @@ every output format keeps where no style prints it, so that nobody takes it for 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +25,7 @@ from bibconv.languages import to_bcp47
 from bibconv.model import Arxiv, Date, FrozenDict, Name, Record, SourceSpan
 from bibconv.model.frozen import EMPTY
 from bibconv.model.record import final_record
+from bibconv.patterns import lazy
 
 __all__ = [
     "MORE_AUTHORS_NOTE",
@@ -44,12 +44,12 @@ __all__ = [
 ]
 
 
-_TRUNCATED = re.compile(r"(?:…|\.\.\.)\s*$")
+_TRUNCATED = lazy(r"(?:…|\.\.\.)\s*$")
 _BYLINE_SEPARATORS = " \t·•|—–-,;:("
-_FOUR_DIGITS = re.compile(r"\d{4}")
-_YEAR = re.compile(r"1[5-9]\d\d|2\d\d\d")
-_BEFORE_YEAR = re.compile(r"[\s(\[·•|—–,-]")
-_WORD_CHAR = re.compile(r"\w")
+_FOUR_DIGITS = lazy(r"\d{4}")
+_YEAR = lazy(r"1[5-9]\d\d|2\d\d\d")
+_BEFORE_YEAR = lazy(r"[\s(\[·•|—–,-]")
+_WORD_CHAR = lazy(r"\w")
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from bibconv.formats.listing.pagememory import (
     remembered_texts,
     walk,
 )
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 from bibconv.textio import sniff_encoding
 
@@ -54,8 +55,8 @@ __all__ = [
 ]
 
 _PRESCAN = 4096
-_META_CHARSET = re.compile(rb"<meta[^>]+?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.IGNORECASE)
-_XML_ENCODING = re.compile(rb"^\s*<\?xml[^>]+encoding\s*=\s*[\"']([A-Za-z0-9._:-]+)", re.IGNORECASE)
+_META_CHARSET = lazy(rb"<meta[^>]+?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.IGNORECASE)
+_XML_ENCODING = lazy(rb"^\s*<\?xml[^>]+encoding\s*=\s*[\"']([A-Za-z0-9._:-]+)", re.IGNORECASE)
 # What browsers read instead of what pages say (WHATWG Encoding: "latin1" means windows-1252).
 _ALIASES = {"iso8859-1": "cp1252", "latin-1": "cp1252", "ascii": "cp1252", "utf-16": "utf-8"}
 _NOISE = (
@@ -65,7 +66,7 @@ _NOISE = (
 _COINS = frozenset({"Z3988", "z3988"})
 # Start tags that make an HTML5 parser scan its whole stack of open elements ("close a p
 # element in button scope"), and their end tags: the nesting :func:`parse` limits.
-_NESTING_TAG = re.compile(
+_NESTING_TAG = lazy(
     r"<(/?)(address|article|aside|blockquote|center|details|dialog|dir|div|dl|fieldset|figcaption"
     r"|figure|footer|header|hgroup|main|menu|nav|ol|pre|listing|search|section|summary|ul)[\s/>]",
     re.IGNORECASE,
@@ -74,8 +75,8 @@ MAX_DEPTH = 10_000
 MAX_ATTRIBUTES = 256  # past a few hundred, lexbor's time grows faster than their number's square
 # A start tag that may hold MAX_ATTRIBUTES attributes, up to its '>' or the next '<' (each character
 # looked at once), and quoted values.
-_LONG_TAG = re.compile(rf"<[A-Za-z][^<>]{{{2 * MAX_ATTRIBUTES},}}")
-_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
+_LONG_TAG = lazy(rf"<[A-Za-z][^<>]{{{2 * MAX_ATTRIBUTES},}}")
+_QUOTED = lazy(r"\"[^\"]*\"|'[^']*'")
 _RICH = {"i": "i", "em": "i", "cite": "i", "b": "b", "strong": "b", "sup": "sup", "sub": "sub"}
 
 
@@ -362,7 +363,7 @@ def rich_of(node: Any, skip: frozenset[int] = frozenset()) -> str:
     return clean_space(text)
 
 
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
+_TAG = lazy(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 
 
 def fragment_text(value: str) -> str:

@@ -41,6 +41,7 @@ from bibconv.formats.listing.memo import item_memory, one_item
 from bibconv.formats.listing.pagememory import page_memory, select, select_first
 from bibconv.formats.listing.rows import joined_rows, row_kind
 from bibconv.model import Arxiv, Date
+from bibconv.patterns import lazy
 
 __all__ = ["Hints", "block_entry", "listing_entries", "remove_chrome"]
 
@@ -55,15 +56,13 @@ _AD_WORDS = frozenset(
 )  # fmt: skip
 _ITEM_TAGS = frozenset({"article", "li", "div", "tr", "section", "dt", "dd", "p", "tbody", "blockquote"})
 _ZEBRA = frozenset({"odd", "even", "alt", "active", "first", "last", "selected", "new", "highlight"})
-_DIGITS = re.compile(r"\d+")
+_DIGITS = lazy(r"\d+")
 # Possessive where nothing given back could match (each alternative starts with a word character,
 # and a run of \S+ is followed by \W): linear on long runs of punctuation.
-_YEAR_HEADING = re.compile(r"^\W*+((?:1[5-9]|20)\d\d)\W*+$")
-_LINK_LINE = re.compile(
-    r"^\W*+(?:arxiv:\s*+\S++|doi:\s*+\S++|https?://\S++|10\.\d{4,9}/\S++)\W*+$", re.IGNORECASE
-)
-_NUMBERING = re.compile(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s*")
-_CITATION_START = re.compile(r"^\W{0,3}(?:\[?\w{1,8}[\].)]\s+)?[^\W\d_][\w'’.-]*[\s,]")  # a name's first word
+_YEAR_HEADING = lazy(r"^\W*+((?:1[5-9]|20)\d\d)\W*+$")
+_LINK_LINE = lazy(r"^\W*+(?:arxiv:\s*+\S++|doi:\s*+\S++|https?://\S++|10\.\d{4,9}/\S++)\W*+$", re.IGNORECASE)
+_NUMBERING = lazy(r"^\s*(?:\[\d+\]|\(\d+\)|\d+[.)])\s*")
+_CITATION_START = lazy(r"^\W{0,3}(?:\[?\w{1,8}[\].)]\s+)?[^\W\d_][\w'’.-]*[\s,]")  # a name's first word
 
 
 def remove_chrome(tree: Any) -> None:

@@ -22,6 +22,7 @@ from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import events, text_of
 from bibconv.formats.listing.pagememory import page_memory
 from bibconv.model import Date
+from bibconv.patterns import lazy
 
 __all__ = ["Outline", "apply_outline", "outlines"]
 
@@ -40,27 +41,27 @@ _TYPE_WORDS = (
     ("patent", r"patents?|patente"),
     ("speech", r"talks?|presentations?|vortr[äa]ge"),
 )  # fmt: skip
-_TYPES = [(kind, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for kind, words in _TYPE_WORDS]
-_EDITED = re.compile(r"\bedited\b|\bherausgegeben|\bhrsg\b", re.IGNORECASE)
+_TYPES = [(kind, lazy(rf"\b(?:{words})\b", re.IGNORECASE)) for kind, words in _TYPE_WORDS]
+_EDITED = lazy(r"\bedited\b|\bherausgegeben|\bhrsg\b", re.IGNORECASE)
 _MOST_WORDS = 10
 _MOST_VENUE_WORDS = 18
-_LIST_WORDS = re.compile(
+_LIST_WORDS = lazy(
     r"(?:(?<!\s)\s++)?(?:[-–—:|]\s*+)?(?:list of\s++)?(?:(?:accepted|selected|all)\s*+)?"
     r"(?:papers|publications|articles|contributions|submissions|program(?:me)?)\s*$",
     re.IGNORECASE,
 )
-_VOLUME = re.compile(r"(?:,|(?<!\s))\s++(?:vol\.?|volume)\s*(\d+)\b.*$", re.IGNORECASE)
-_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
-_CONFERENCE_VENUE = re.compile(
+_VOLUME = lazy(r"(?:,|(?<!\s))\s++(?:vol\.?|volume)\s*(\d+)\b.*$", re.IGNORECASE)
+_YEAR = lazy(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+_CONFERENCE_VENUE = lazy(
     r"^(?:the\s+)?proceedings\s+of\b|\b\d+(?:st|nd|rd|th)\b.*\b(?:conference|symposium|workshop|congress|"
     r"meeting|colloquium)\b|\b(?:conference|symposium|workshop|congress|meeting|colloquium)\b.*(?<!\d)"
     r"(?:19|20)\d\d(?!\d)|(?<!\d)(?:19|20)\d\d\s+(?:\w+\s+){0,3}(?:conference|symposium|workshop|congress|"
     r"meeting|colloquium)\b",
     re.IGNORECASE,
 )
-_JOURNAL_VENUE = re.compile(r"^(?:the\s+)?(?:journal|transactions|annals|bulletin)\s+(?:of|on)\b", re.I)
+_JOURNAL_VENUE = lazy(r"^(?:the\s+)?(?:journal|transactions|annals|bulletin)\s+(?:of|on)\b", re.I)
 # Two capitals or more (the second seen ahead, so that the letters are read once), then a year.
-_ACRONYM_YEAR = re.compile(r"^[A-Z](?=[a-z]*+[A-Z])[A-Za-z]*+\s*+(?:['’]\d\d|(?:19|20)\d\d)$")
+_ACRONYM_YEAR = lazy(r"^[A-Z](?=[a-z]*+[A-Z])[A-Za-z]*+\s*+(?:['’]\d\d|(?:19|20)\d\d)$")
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, clean, decode_html, parse
 from bibconv.formats.listing.page_lang import page_lang_near, work_language
 from bibconv.model import Name, Record
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext, register
 
 __all__ = ["HtmlListingReader", "explain", "load_page", "page_of"]
@@ -127,8 +128,8 @@ def _structured_items(tree: Any, scripts: list[str], base: str | None, ctx: Read
     return found
 
 
-_MORE_AUTHORS = re.compile(r"^\s*\+\s*\d+\s+(?:more\s+)?authors?\s*$", re.IGNORECASE)
-_TABLE_FRAGMENT = re.compile(r"^\s*<(?:tr|td|th|tbody|thead)[\s>]", re.IGNORECASE)
+_MORE_AUTHORS = lazy(r"^\s*\+\s*\d+\s+(?:more\s+)?authors?\s*$", re.IGNORECASE)
+_TABLE_FRAGMENT = lazy(r"^\s*<(?:tr|td|th|tbody|thead)[\s>]", re.IGNORECASE)
 
 
 def _as_document(text: str) -> str:

@@ -6,21 +6,23 @@ from __future__ import annotations
 
 import re
 
+from bibconv.patterns import lazy
+
 __all__ = ["ABSTRACT", "AUTHORS", "CHROME", "DATE", "SECTION", "column_role", "strip_label"]
 
 _COLON = r"\s*[:：]\s*"
-AUTHORS = re.compile(
+AUTHORS = lazy(
     r"^\s*+(?:authors?|author\(s\)|auteur(?:e)?s?|autor(?:e|es|en|in|innen)?|autori|autoři|autorzy|auteurs?|"
     r"authored by|written by|著者|作者|저자|авторы?)" + _COLON + r"|^\s*+(?:by|par|von|door|por|di)\s+(?=\S)",
     re.IGNORECASE,
 )
-ABSTRACT = re.compile(
+ABSTRACT = lazy(
     r"^\s*+(?:abstract|summary|résumé|resume|zusammenfassung|kurzfassung|resumen|riassunto|sommario|resumo|"
     r"samenvatting|streszczenie|abstrakt|sammanfattning|tiivistelmä|概要|要旨|抄録|摘要|초록|요약|аннотация|"
     r"реферат)" + _COLON,
     re.IGNORECASE,
 )
-DATE = re.compile(
+DATE = lazy(
     r"^\s*+(?:date|dated|published|posted|submitted|announced|publication date|publi(?:é|ée|e)|paru|"
     r"mis en ligne|datum|veröffentlicht|eingereicht|erschienen|fecha|publicado|enviado|data|pubblicato|"
     r"gepubliceerd|opublikowano|公開日|投稿日|発行日|掲載日|日付|发布日期|发表日期|日期|게시일|날짜|дата)"
@@ -44,7 +46,7 @@ _PUBLISHER_WORDS = (
 )
 _GENRE_WORDS = r"type|tipo|typ|kind|genre|degree|grado|grau|diplôme|abschluss"
 _ROLES = tuple(
-    (role, re.compile(rf"^\s*+(?:{words})\s*+[:：]?\s*$", re.IGNORECASE))
+    (role, lazy(rf"^\s*+(?:{words})\s*+[:：]?\s*$", re.IGNORECASE))
     for role, words in (
         ("title", r"title|titre|titel|título|titolo|tytuł|název|タイトル|題名|标题|標題|题目|제목|название"),
         ("authors", _AUTHOR_WORDS + r"|names?|nome|nom|naam|nombre|student|candidate|candidat[oe]?"),
@@ -61,7 +63,7 @@ _ROLES = tuple(
 )
 
 
-CHROME = re.compile(  # every alternative starts with a word character: \W*+ gives nothing back
+CHROME = lazy(  # every alternative starts with a word character: \W*+ gives nothing back
     r"^\W*+(?:(?:page|pagina|página|seite|strona|sida|side)\s+\d+\s*(?:/|of|di|de|von|z|av|sur)\s*\d+"
     r"|(?:showing|displaying|results?|risultati|résultats|resultados|ergebnisse|treffer|trovati|found)"
     r"\s*[:\-–]?\s*\d[\d,.]*(?:\s*[-–]\s*\d+)?(?:\s*(?:of|di|de|von|sur|out of)\s*\d[\d,.]*)?"
@@ -82,7 +84,7 @@ CHROME = re.compile(  # every alternative starts with a word character: \W*+ giv
 """Text of a site's chrome (pagers, result counts, download and "cited by" links): never a title or author."""
 
 
-SECTION = re.compile(
+SECTION = lazy(
     r"^\W*+(?:[\w/-]++\s++){0,3}(?:committees?|chairs?|webmaster|organi[sz]ers?|sponsors?|speakers?|keynotes?|"
     r"important dates|call for (?:papers|participation)|registration|venue|travel|contacts?|members?|"
     r"comité|comitato|komitee|ausschuss)\W*+$",

@@ -13,7 +13,6 @@ a record.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -25,14 +24,15 @@ from bibconv.formats.listing.common import Entry, author_list, clean_space, look
 from bibconv.formats.listing.dom import absolute, lines_of, remembered, text_of
 from bibconv.formats.listing.pagememory import select
 from bibconv.model import Date
+from bibconv.patterns import lazy
 
 __all__ = ["chunk_entry", "lone_block", "whole"]
 
 _BLOCKS = "li, tr, article, section, div, p, dd, blockquote"
 _LONGEST = 1500  # characters of one paper's block: longer elements hold more than a paper
 _MOST_LINES = 8
-_YEAR_HEADING = re.compile(r"^\W*+((?:1[5-9]|20)\d\d)\W*+$")
-_YEAR = re.compile(r"(?<![\d.])((?:1[5-9]|20)\d\d)(?![\d.])")
+_YEAR_HEADING = lazy(r"^\W*+((?:1[5-9]|20)\d\d)\W*+$")
+_YEAR = lazy(r"(?<![\d.])((?:1[5-9]|20)\d\d)(?![\d.])")
 _SEPARATORS = " ,;:·|—–-("
 
 

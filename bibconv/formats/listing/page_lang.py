@@ -15,12 +15,12 @@ another language's.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections import Counter
 from typing import Any
 
 from bibconv.languages import to_bcp47
+from bibconv.patterns import lazy
 
 __all__ = ["page_lang_near", "work_language"]
 
@@ -51,7 +51,7 @@ _SCRIPTS: dict[str, frozenset[str]] = {
     "Deva": frozenset({"DEVANAGARI"}),
     "Thai": frozenset({"THAI"}),
 }
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = lazy(r"[^\W\d_]+")
 
 
 def _title_script(title: str) -> str | None:

@@ -17,6 +17,7 @@ from bibconv.dates import parse_date
 from bibconv.formats.listing.common import Entry, clean_space, plain_name, unique
 from bibconv.formats.listing.dom import absolute, fragment_text
 from bibconv.model import Arxiv, Name
+from bibconv.patterns import lazy
 
 __all__ = [
     "coins",
@@ -33,7 +34,7 @@ __all__ = [
     "set_field",
 ]
 
-_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)")
+_DOI = lazy(r"\b(10\.\d{4,9}/[^\s\"<>]+)")
 _COINS_GENRES = {
     "article": "article-journal",
     "proceeding": "paper-conference",

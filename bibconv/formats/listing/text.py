@@ -28,6 +28,7 @@ from bibconv.errors import ParseError
 from bibconv.formats.listing.common import Entry, clean_space, parse_byline, title_record
 from bibconv.formats.listing.text_layout import MARKER, Layout, family_of, indent_of
 from bibconv.model import Arxiv, Record
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext, register
 from bibconv.textio import iter_lines, open_text
 
@@ -36,13 +37,13 @@ if TYPE_CHECKING:
 
 __all__ = ["TextListingReader"]
 
-_LINK_LINE = re.compile(
+_LINK_LINE = lazy(
     r"^\s*(?:[\w ]{1,20}:\s+)?(?P<link>https?://\S+|arxiv:\s*\S+|doi:\s*10\.\S+|10\.\d{4,9}/\S+)\s*$",
     re.IGNORECASE,
 )
-_DOI = re.compile(r"(10\.\d{4,9}/\S+)")
-_YEARISH = re.compile(r"\b(?:1[89]|20)\d\d\b")
-_NOT_LISTING = re.compile(r"^\s*(?:<|@\w+\s*[{(]|\{|TY {2}-|%[A-Z] )")
+_DOI = lazy(r"(10\.\d{4,9}/\S+)")
+_YEARISH = lazy(r"\b(?:1[89]|20)\d\d\b")
+_NOT_LISTING = lazy(r"^\s*(?:<|@\w+\s*[{(]|\{|TY {2}-|%[A-Z] )")
 
 
 class _Pending:

@@ -9,11 +9,13 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from bibconv.patterns import lazy
+
 __all__ = ["BULLETS", "MARKER", "Layout", "family_of", "indent_of"]
 
 BULLETS = "•‣◦▪●■►▸·"
 """The bullet signs, all of the family ``bullet``."""
-MARKER = re.compile(
+MARKER = lazy(
     rf"^(?P<indent>[ \t]{{0,3}})(?P<marker>[{BULLETS}]|[-*–]|\d{{1,4}}[.)]|\[\d{{1,4}}\])"
     r"[ \t]+(?P<text>\S.*)$"
 )

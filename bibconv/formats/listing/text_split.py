@@ -21,13 +21,14 @@ from typing import IO
 
 from bibconv.formats.listing.text_layout import BULLETS, MARKER, Layout, family_of, indent_of
 from bibconv.parallel.pieces import Piece, pieces, wide
+from bibconv.patterns import lazy
 
 __all__ = ["split"]
 
 _BLOCK = 1 << 22
-_LONE_CR = re.compile(rb"\r(?!\n)")
+_LONE_CR = lazy(rb"\r(?!\n)")
 # A line that may start with a marker: white space, then a marker's first character.
-_MAY_BE_MARKED = re.compile(rb"^[ \t]{0,3}(?:[-*\[0-9]|[\x80-\xff])", re.M)
+_MAY_BE_MARKED = lazy(rb"^[ \t]{0,3}(?:[-*\[0-9]|[\x80-\xff])", re.M)
 _FAMILY_BYTES = {
     "bullet": b"(?:" + b"|".join(re.escape(c.encode()) for c in BULLETS) + b")",
     "bracket": rb"\[[0-9]{1,4}\]",

@@ -6,15 +6,16 @@ from __future__ import annotations
 import re
 
 from bibconv import latex
+from bibconv.patterns import lazy
 from bibconv.spans import split_spans
 
 __all__ = ["clean_space", "plain_name", "rich_text", "tex_ligatures"]
 
 # Math spans; \(…\) holds no \( (nor \[…\] a \[), so that a span left open is scanned once.
-_MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|\\\((?:[^\\]|\\[^(])+?\\\)|\\\[(?:[^\\]|\\[^\[])+?\\\]", re.DOTALL)
-_TEX_OUTSIDE_MATH = re.compile(r"\\(?:[A-Za-z]+|['`^\"~=.%&$#_{}])|[{}]")
-_TEX_COMMAND = re.compile(r"\\(?:[A-Za-z]+|['`^\"~=.%&$#_{}])")
-_TEX_BESIDE_BRACES = re.compile(r"\\|\{[^{}\s]\}|--|``|''")
+_MATH = lazy(r"\$\$.+?\$\$|\$[^$]+\$|\\\((?:[^\\]|\\[^(])+?\\\)|\\\[(?:[^\\]|\\[^\[])+?\\\]", re.DOTALL)
+_TEX_OUTSIDE_MATH = lazy(r"\\(?:[A-Za-z]+|['`^\"~=.%&$#_{}])|[{}]")
+_TEX_COMMAND = lazy(r"\\(?:[A-Za-z]+|['`^\"~=.%&$#_{}])")
+_TEX_BESIDE_BRACES = lazy(r"\\|\{[^{}\s]\}|--|``|''")
 
 
 def clean_space(text: str) -> str:
@@ -49,7 +50,7 @@ def rich_text(text: str, *, tex: bool = False) -> str:
     return tex_ligatures(latex.escape_markup(text)) if tex else latex.escape_markup(text)
 
 
-_LIGATURE_RE = re.compile(r"---|--|``|''")
+_LIGATURE_RE = lazy(r"---|--|``|''")
 _MATH_AND_TAGS = (("$", "$"), ("<", ">"))
 
 

@@ -62,6 +62,7 @@ from bibconv.formats.ris.read import build_record, continue_value
 from bibconv.formats.ris.table import EXTRA_TAGS, FREE_TEXT_TAGS, TAGS
 from bibconv.formats.ris.write import RisWriter
 from bibconv.model import Record
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext, register
 from bibconv.textio import iter_lines, open_text
 
@@ -70,15 +71,15 @@ if TYPE_CHECKING:
 
 __all__ = ["RisReader", "RisWriter"]
 
-_TAG_LINE = re.compile(r"([A-Z][A-Z0-9])  -(?: (.*)|\s*)$")
-_LOOSE_TAG_LINE = re.compile(r"([A-Z][A-Z0-9])[ \t]{1,4}-(?:[ \t]+(.*?))?[ \t]*$")
-_BARE_ER = re.compile(r"ER\s*$")
-_COUNTER = re.compile(r"\d+\.?\s*$")
+_TAG_LINE = lazy(r"([A-Z][A-Z0-9])  -(?: (.*)|\s*)$")
+_LOOSE_TAG_LINE = lazy(r"([A-Z][A-Z0-9])[ \t]{1,4}-(?:[ \t]+(.*?))?[ \t]*$")
+_BARE_ER = lazy(r"ER\s*$")
+_COUNTER = lazy(r"\d+\.?\s*$")
 _KNOWN = frozenset(TAGS) | EXTRA_TAGS | {"TY", "ER"}
-_WOS = re.compile(r"(?:FN|VR|PT) \S")
-_ENDNOTE = re.compile(r"%[0-9A-Z@!#$&()*+,.?\]~^|<>\[]( |$)")
-_SNIFF_TY = re.compile(r"^TY {1,2}- ?\S", re.MULTILINE)
-_SNIFF_TAG = re.compile(r"^[A-Z][A-Z0-9]  - ", re.MULTILINE)
+_WOS = lazy(r"(?:FN|VR|PT) \S")
+_ENDNOTE = lazy(r"%[0-9A-Z@!#$&()*+,.?\]~^|<>\[]( |$)")
+_SNIFF_TY = lazy(r"^TY {1,2}- ?\S", re.MULTILINE)
+_SNIFF_TAG = lazy(r"^[A-Z][A-Z0-9]  - ", re.MULTILINE)
 
 
 _TAG_NAMES = frozenset(a + b for a in string.ascii_uppercase for b in string.ascii_uppercase + string.digits)

@@ -8,9 +8,8 @@ it; text that is not a date becomes ``Date(literal=…)``, never a guess.
 
 from __future__ import annotations
 
-import re
-
 from bibconv.model import Date
+from bibconv.patterns import lazy
 
 __all__ = ["MONTHS", "SEASONS", "format_date", "parse_date"]
 
@@ -36,9 +35,9 @@ MONTHS: dict[str, int] = {
     )
     for name in names
 }
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}(?:-\d{2})?(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
-_YEAR = re.compile(r"^-?\d{4}$")  # a year before the common era is written -YYYY (ISO 8601)
-_NUMBER = re.compile(r"^\d{1,2}$")
+_ISO_DATE = lazy(r"^\d{4}-\d{2}(?:-\d{2})?(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
+_YEAR = lazy(r"^-?\d{4}$")  # a year before the common era is written -YYYY (ISO 8601)
+_NUMBER = lazy(r"^\d{1,2}$")
 
 
 def _month(text: str) -> int | None:

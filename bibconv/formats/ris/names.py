@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from bibconv.model import Name
 from bibconv.names_cjk import split_unspaced
+from bibconv.patterns import lazy
 
 __all__ = ["format_ris_name", "parse_ris_name"]
 
@@ -27,7 +26,7 @@ def format_ris_name(name: Name) -> str:
     return ", ".join(parts) if parts[1] or len(parts) > 2 else parts[0] + ","
 
 
-_RIS_PARTICLE_RE = re.compile(r"^((?:[a-z][\w'’]*\s+)+)(?=\S)")
+_RIS_PARTICLE_RE = lazy(r"^((?:[a-z][\w'’]*\s+)+)(?=\S)")
 
 
 def parse_ris_name(text: str) -> Name:

@@ -33,6 +33,7 @@ from bibconv.formats.ris.table import (
 from bibconv.formats.ris.types import reads_as_preprint
 from bibconv.latex import escape_markup
 from bibconv.model import Arxiv, Date, FrozenDict, Name, Record, SourceSpan
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["DATE_INFO_KEY", "TY_KEY", "build_record", "continue_value"]
@@ -41,11 +42,11 @@ _NO_NAME = Name()
 _NONE: FrozenDict[str, Any] = FrozenDict()  # shared by the records that have no dates, no extra
 
 _LIST_TAGS = frozenset({"KW", "UR", "L1", "L2", "L3", "L4"})
-_SPACE = re.compile(r"\s+")
-_DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
-_URL_SPLIT = re.compile(r"(?:(?<!\s)\s++)?;\s*(?=(?:https?|ftp)://)")  # spaces from their start
-_ARXIV_ID_NOTE = re.compile(r"arXiv:\s*(\S+?)(?:\s*\[([^\]\s]+)\])?\s*", re.IGNORECASE)
-_ARXIV_LABEL = re.compile(
+_SPACE = lazy(r"\s+")
+_DOI_PREFIX = lazy(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
+_URL_SPLIT = lazy(r"(?:(?<!\s)\s++)?;\s*(?=(?:https?|ftp)://)")  # spaces from their start
+_ARXIV_ID_NOTE = lazy(r"arXiv:\s*(\S+?)(?:\s*\[([^\]\s]+)\])?\s*", re.IGNORECASE)
+_ARXIV_LABEL = lazy(
     r"(?:arXiv (categories|submitted|updated|comment|journal reference)|(Comment)):\s*(.*)",
     re.IGNORECASE | re.DOTALL,
 )

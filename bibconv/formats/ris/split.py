@@ -10,13 +10,12 @@ from typing import IO
 
 from bibconv.formats.encoding import told
 from bibconv.parallel.pieces import Piece, pieces, wide
+from bibconv.patterns import lazy
 from bibconv.textio import single_byte_start
 
 __all__ = ["split"]
 
-_RIS_END = re.compile(
-    rb"^ER[ \t]*-[^\r\n]*(?:\r\n|\r|\n)(?=(?:[ \t]*(?:\r\n|\r|\n))*(?:TY[ \t]|\d+\.))", re.M
-)
+_RIS_END = lazy(rb"^ER[ \t]*-[^\r\n]*(?:\r\n|\r|\n)(?=(?:[ \t]*(?:\r\n|\r|\n))*(?:TY[ \t]|\d+\.))", re.M)
 
 
 def _ris_cut(buffer: bytes) -> int:

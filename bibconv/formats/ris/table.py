@@ -15,7 +15,6 @@ that are not tags. Types are in :mod:`bibconv.formats.ris.types`, dates in
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from bibconv.formats.ris.types import (
     SPEC_TYPES,
     TY_TO_CSL,
 )
+from bibconv.patterns import lazy
 
 __all__ = [
     "CONTEXT_TAGS",
@@ -213,15 +213,15 @@ TY_KEY = "ris:TY"
 DATE_INFO_KEY = "ris:date-info"
 """``extra`` key of the "other info" of dates (``2013/02/15/received``): CSL date variable → text."""
 
-_TAG_RE = re.compile(r"[A-Z][A-Z0-9]")
+_TAG_RE = lazy(r"[A-Z][A-Z0-9]")
 # A run of spaces holding a line break, taken whole from its start (linear under search).
-_BREAKS = re.compile(r"(?<!\s)[^\S\r\n\u2028\u2029\x85\x0b\x0c]*+[\r\n\u2028\u2029\x85\x0b\x0c]\s*+")
-_BREAK = re.compile(r"[\r\n\u2028\u2029\x85\x0b\x0c]")
-PAGE_RANGE = re.compile(r"\s*([^\s,–—-]+)\s*(?:-{1,3}|[–—])\s*([^\s,–—-]+)\s*")
+_BREAKS = lazy(r"(?<!\s)[^\S\r\n\u2028\u2029\x85\x0b\x0c]*+[\r\n\u2028\u2029\x85\x0b\x0c]\s*+")
+_BREAK = lazy(r"[\r\n\u2028\u2029\x85\x0b\x0c]")
+PAGE_RANGE = lazy(r"\s*([^\s,–—-]+)\s*(?:-{1,3}|[–—])\s*([^\s,–—-]+)\s*")
 """A page range as the writer splits it into ``SP`` and ``EP`` (``12--15``, ``12–15``, ``12 - 15``)."""
-_ISSN = re.compile(r"^\d{4}-?\d{3}[\dXx](?:\s*\(.*\))?$")
-_ISBN_CHARS = re.compile(r"[\s-]")
-_ISBN_BODY = re.compile(r"^(?:\d{9}[\dXx]|\d{13})(?:\(.*\))?$")
+_ISSN = lazy(r"^\d{4}-?\d{3}[\dXx](?:\s*\(.*\))?$")
+_ISBN_CHARS = lazy(r"[\s-]")
+_ISBN_BODY = lazy(r"^(?:\d{9}[\dXx]|\d{13})(?:\(.*\))?$")
 _BOOKISH = frozenset(
     {"book", "chapter", "thesis", "report", "classic", "entry-dictionary", "entry-encyclopedia"}
 )

@@ -5,7 +5,6 @@ RIS cannot hold, are in :mod:`bibconv.formats.ris`'s docstring); :class:`Project
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from functools import lru_cache
 from typing import ClassVar, cast
@@ -37,6 +36,7 @@ from bibconv.formats.ris.table import (
 from bibconv.latex import strip_markup
 from bibconv.memo import ROOM
 from bibconv.model import Date, Name, Record
+from bibconv.patterns import lazy
 from bibconv.registry import EntryWriter, WriteContext, register
 from bibconv.subtitles import HELD
 
@@ -45,7 +45,7 @@ __all__ = ["Projector", "RisWriter"]
 _TAG_RANK = {tag: rank for rank, tag in enumerate(TAG_ORDER)}
 
 
-_FORMATTING = re.compile(r"<(?:i|b|sup|sub|sc)>|<span style=")
+_FORMATTING = lazy(r"<(?:i|b|sup|sub|sc)>|<span style=")
 """CSL markup that shows (italics, bold, super- and subscripts, small caps), not a ``nocase`` span."""
 _CONTINUATION = "\r\n  "  # a line break inside a value (an abstract's paragraphs): the next line continues it
 

@@ -13,12 +13,12 @@ of them, for ``bibconv detect --explain``.
 from __future__ import annotations
 
 import importlib
-import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from bibconv.formats.listing.common import Entry
 from bibconv.model import Name
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = [
@@ -244,7 +244,7 @@ class Locator:
 
 
 _KEY_ATTRIBUTES = ("data-id", "data-paperid", "data-key", "data-cid", "data-did")
-_FINAL_PERIOD = re.compile(r"(?<!\.)\.\s*$")
+_FINAL_PERIOD = lazy(r"(?<!\.)\.\s*$")
 
 
 def without_final_period(title: str) -> str:

@@ -26,6 +26,7 @@ from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, claimed_by, person, site
 from bibconv.model import Date, Name
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["AclAnthology"]
@@ -33,12 +34,12 @@ __all__ = ["AclAnthology"]
 _BASE = "https://aclanthology.org/"
 _ROW = "div.d-sm-flex, p.d-sm-flex, #main div[id] > p:not(.d-sm-flex)"  # the last: the 2019 design's rows
 _OLD_TITLE = "#main div[id] > p > strong > a[href*='/papers/']"
-_NEW_ID = re.compile(r"^(\d{4})\.[\w-]+\.\d+$")
-_OLD_ID = re.compile(r"^[A-Z](\d\d)-\d{4}$")
-_YEAR = re.compile(r"^\s*((?:19|20)\d\d)\s*$")
+_NEW_ID = lazy(r"^(\d{4})\.[\w-]+\.\d+$")
+_OLD_ID = lazy(r"^[A-Z](\d\d)-\d{4}$")
+_YEAR = lazy(r"^\s*((?:19|20)\d\d)\s*$")
 _MARKUP = {"i": "i", "em": "i", "b": "b", "strong": "b", "sup": "sup", "sub": "sub"}
-_JOURNAL_ID = re.compile(r"^[JQ]\d\d-|^\d{4}\.(?:tacl|cl)-", re.IGNORECASE)  # CL and TACL
-_ISSUE = re.compile(
+_JOURNAL_ID = lazy(r"^[JQ]\d\d-|^\d{4}\.(?:tacl|cl)-", re.IGNORECASE)  # CL and TACL
+_ISSUE = lazy(
     r"^(?P<journal>[^,]+), Volume (?P<volume>\d+)(?:, Number (?P<issue>[\w-]+))?"
     r"(?:, (?P<month>[A-Za-z]+) (?P<year>(?:19|20)\d\d))?$"
 )  # a journal issue as the Anthology names it: "Computational Linguistics, Volume 26, Number 1, March 2000"

@@ -22,20 +22,21 @@ from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, claimed_by, person, site
 from bibconv.model import Date
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["Atypon"]
 
 _HOSTS = ("dl.acm.org", "tandfonline.com", "pubs.asha.org", "ascelibrary.org", "journals.sagepub.com")
-_DOI_PATH = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(10\.\d{4,9}/[^?#\s]+)")
-_ISSUE = re.compile(
+_DOI_PATH = lazy(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(10\.\d{4,9}/[^?#\s]+)")
+_ISSUE = lazy(
     r"^(?P<venue>.+?)(?:(?<!\s)|(?<=^\s))\s*+[|:,]\s*Vol(?:ume)?\.?\s*(?P<volume>[\w.-]+)(?:,?\s*(?:No|Issue)\.?\s*(?P<issue>[\w.-]+))?"
 )
-_PAGES = re.compile(r"(?:\bpp?\.?|\bPages?:)\s*(\d+\s*[–-]\s*\d+|\d+)")
+_PAGES = lazy(r"(?:\bpp?\.?|\bPages?:)\s*(\d+\s*[–-]\s*\d+|\d+)")
 _ITEMS = "div.issue-item, div.tocArticleEntry"
 _TITLES = ("div.issue-item .issue-item__title", "div.tocArticleEntry .art_title")
 _HEADINGS = "h4.titled_issues__title, .toc__heading, .toc__section .section__title, div.tocHeading"
-_JOINERS = re.compile(r"^[\s,]*(?:and\s+)?|[\s,]*(?:,\s*)?(?:and)?[\s,]*$")
+_JOINERS = lazy(r"^[\s,]*(?:and\s+)?|[\s,]*(?:,\s*)?(?:and)?[\s,]*$")
 
 
 def _issue(page: Page) -> dict[str, str]:

@@ -18,13 +18,14 @@ from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.sites import Item, Page, site
 from bibconv.formats.listing.sites.catalogue import catalogue_name
 from bibconv.model import Date
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["Bibliotheca"]
 
 _ROWS = "table.resulttab tr.result_treffer, table.resulttab tr.result_trefferX"
-_DATE = re.compile(r"^(?:\d{1,2}/)?((?:1[5-9]|20)\d\d)$")
-_EDITION = re.compile(r"^\d+\.\s*(?:Aufl|Ausg|Auflage|ed)\b", re.IGNORECASE)
+_DATE = lazy(r"^(?:\d{1,2}/)?((?:1[5-9]|20)\d\d)$")
+_EDITION = lazy(r"^\d+\.\s*(?:Aufl|Ausg|Auflage|ed)\b", re.IGNORECASE)
 _KINDS = {
     "monographie": "book",
     "klassensatz": "book",

@@ -12,10 +12,11 @@ from bibconv.dates import parse_date, search_date
 from bibconv.formats.listing.common import Entry, clean_space, plain_name
 from bibconv.formats.listing.dom import text_of
 from bibconv.model import Date, Name
+from bibconv.patterns import lazy
 
 __all__ = ["catalogue_name", "kind_of", "material_type", "year_or_date"]
 
-_ROLE = re.compile(
+_ROLE = lazy(
     r"(?:(?:(?<!\s)\s++)?(?:\((?:author|autor|auteur|verfasser\w*|hrsg\.?|ed\.?|eds\.?|editor|orientador\w*|"
     r"advisor|supervisor|thesis advisor)\)|,\s+(?:author|autor|verfasserIn|editor|orientador\w*)\.?)"
     r"|(?<!\s)\s++(?:author|autor|verfasserIn|editor|orientador\w*)\.?)\s*$",
@@ -23,18 +24,18 @@ _ROLE = re.compile(
 )
 """A role at the end of a heading, in parentheses or after a comma or a space (a role in brackets:
 :func:`_bracket_start`)."""
-_DATES_OF_LIFE = re.compile(r"(?:,|(?<!\s))\s*+\(?\d{4}\s*-\s*(?:\d{4})?\)?\.?\s*$")
+_DATES_OF_LIFE = lazy(r"(?:,|(?<!\s))\s*+\(?\d{4}\s*-\s*(?:\d{4})?\)?\.?\s*$")
 _KINDS = (
-    (re.compile(r"doctoral|doctorado|doutorado|dottorato|doktor|ph\.?\s?d|thèse|these|tese|tesi|thesis|"
+    (lazy(r"doctoral|doctorado|doutorado|dottorato|doktor|ph\.?\s?d|thèse|these|tese|tesi|thesis|"
                 r"dissertation|dissertação|disserta|master|mestrado|laurea|diplom", re.IGNORECASE), "thesis"),
-    (re.compile(r"e-?book|\bbook\b|buch|livre|libro|livro|monogra", re.IGNORECASE), "book"),
-    (re.compile(r"chapter|kapitel|chapitre|capítulo|capitolo|book part", re.IGNORECASE), "chapter"),
-    (re.compile(r"conference|proceedings|konferenz|congrès|congresso|conferência|evento", re.IGNORECASE),
+    (lazy(r"e-?book|\bbook\b|buch|livre|libro|livro|monogra", re.IGNORECASE), "book"),
+    (lazy(r"chapter|kapitel|chapitre|capítulo|capitolo|book part", re.IGNORECASE), "chapter"),
+    (lazy(r"conference|proceedings|konferenz|congrès|congresso|conferência|evento", re.IGNORECASE),
      "paper-conference"),
-    (re.compile(r"article|artikel|artículo|artigo|articolo|journal|zeitschrift", re.IGNORECASE),
+    (lazy(r"article|artikel|artículo|artigo|articolo|journal|zeitschrift", re.IGNORECASE),
      "article-journal"),
-    (re.compile(r"report|bericht|rapport|relatório|working paper|preprint", re.IGNORECASE), "report"),
-    (re.compile(r"data ?set|datensatz|dados", re.IGNORECASE), "dataset"),
+    (lazy(r"report|bericht|rapport|relatório|working paper|preprint", re.IGNORECASE), "report"),
+    (lazy(r"data ?set|datensatz|dados", re.IGNORECASE), "dataset"),
 )  # fmt: skip
 
 

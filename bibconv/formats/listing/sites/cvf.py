@@ -19,12 +19,13 @@ from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, claimed_by, person, site
 from bibconv.model import Arxiv, Date, Record
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["CvfOpenAccess"]
 
 _BASE = "https://openaccess.thecvf.com/"
-_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_YEAR = lazy(r"\b((?:19|20)\d\d)\b")
 
 
 def _bibtex(node: Any, ctx: ReadContext) -> Record | None:

@@ -25,6 +25,7 @@ from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, person, site, without_final_period
 from bibconv.model import Arxiv, Date, Name
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["Dblp"]
@@ -42,13 +43,13 @@ _KINDS = {
     "reference": "entry-encyclopedia",
     "data": "dataset",
 }
-_NUMBER = re.compile(r"(?<!\s)\s++\d{4}$")  # spaces from their start: linear under search
-_DOI_LINK = re.compile(r"^https?://(?:dx\.)?doi\.(?:org|acm\.org)/(10\.\S+)$", re.IGNORECASE)
-_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
-_ARXIV_DOI = re.compile(r"^10\.48550/arXiv\.(\d{4}\.\d{4,5})$", re.IGNORECASE)
-_WHOLE_BOOK = re.compile(r"^(?:pp\.\s*)?1\s*-\s*(\d+)$")
+_NUMBER = lazy(r"(?<!\s)\s++\d{4}$")  # spaces from their start: linear under search
+_DOI_LINK = lazy(r"^https?://(?:dx\.)?doi\.(?:org|acm\.org)/(10\.\S+)$", re.IGNORECASE)
+_YEAR = lazy(r"\b(1[89]\d\d|20\d\d)\b")
+_ARXIV_DOI = lazy(r"^10\.48550/arXiv\.(\d{4}\.\d{4,5})$", re.IGNORECASE)
+_WHOLE_BOOK = lazy(r"^(?:pp\.\s*)?1\s*-\s*(\d+)$")
 _THESES = frozenset({"phdthesis", "mastersthesis"})
-_SERIES_NUMBER = re.compile(r"\s*(\d+),")
+_SERIES_NUMBER = lazy(r"\s*(\d+),")
 
 
 def _name(node: Any) -> Name | None:

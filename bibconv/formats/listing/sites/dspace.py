@@ -11,7 +11,6 @@ the item does not show (DOI, ISSN, journal) is added.
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 from urllib.parse import parse_qsl
 
@@ -20,12 +19,13 @@ from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, site
 from bibconv.formats.listing.sites.catalogue import catalogue_name, material_type, year_or_date
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["DSpace"]
 
 
-_HANDLE = re.compile(r"/handle/(\d+(?:\.\d+)*/\d+)/?$")
+_HANDLE = lazy(r"/handle/(\d+(?:\.\d+)*/\d+)/?$")
 
 
 def _handle(node: Any, href: str | None) -> str | None:

@@ -23,6 +23,7 @@ from bibconv.formats.listing.dom import absolute, text_of
 from bibconv.formats.listing.sites import Item, Page, site, without_final_period
 from bibconv.formats.listing.sites.catalogue import catalogue_name
 from bibconv.model import Date, Name
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["EPrints"]
@@ -39,16 +40,16 @@ _TYPES = {
     "dataset": "dataset",
 }
 _EDITOR = "\x00"
-_YEAR = re.compile(r"\(\s*((?:1[5-9]|20)\d\d)\s*\)")
-_STATUS = re.compile(r"\(\s*(In Press|Submitted|Unpublished|Accepted)\s*\)", re.IGNORECASE)
-_EDITED = re.compile(rf"^In:\s*(?:{_EDITOR}[\s,]*(?:and\s+)?)+\(eds?\.\)\s*")
-_NUMBERS = re.compile(r"\b(ISSN|ISBN)\s+([\dXx-]{8,17})")
-_PAGES = re.compile(r"\bpp\.\s*([\w-]+)")
-_THESIS = re.compile(r"^((?:PhD|Doctoral|Masters|MPhil|MSc|MA|MRes|EngD|Undergraduate) thesis),\s*(.+)$")
-_REPORT = re.compile(r"^((?:Technical|Project|Research) Report|(?:Working|Discussion) Paper|Other)\.\s*(.*)$")
-_VOLUME_ISSUE = re.compile(r",\s*+(?P<volume>[^\s(,]++)\s*+(?:\((?P<issue>[^)]+)\))?$")
-_EVENT_YEAR = re.compile(r"(?<!\()\b(?:1[5-9]|20)\d\d\b(?!\))")  # a year not in parentheses
-_EPRINT_ID = re.compile(r"/(\d+)/?$")
+_YEAR = lazy(r"\(\s*((?:1[5-9]|20)\d\d)\s*\)")
+_STATUS = lazy(r"\(\s*(In Press|Submitted|Unpublished|Accepted)\s*\)", re.IGNORECASE)
+_EDITED = lazy(rf"^In:\s*(?:{_EDITOR}[\s,]*(?:and\s+)?)+\(eds?\.\)\s*")
+_NUMBERS = lazy(r"\b(ISSN|ISBN)\s+([\dXx-]{8,17})")
+_PAGES = lazy(r"\bpp\.\s*([\w-]+)")
+_THESIS = lazy(r"^((?:PhD|Doctoral|Masters|MPhil|MSc|MA|MRes|EngD|Undergraduate) thesis),\s*(.+)$")
+_REPORT = lazy(r"^((?:Technical|Project|Research) Report|(?:Working|Discussion) Paper|Other)\.\s*(.*)$")
+_VOLUME_ISSUE = lazy(r",\s*+(?P<volume>[^\s(,]++)\s*+(?:\((?P<issue>[^)]+)\))?$")
+_EVENT_YEAR = lazy(r"(?<!\()\b(?:1[5-9]|20)\d\d\b(?!\))")  # a year not in parentheses
+_EPRINT_ID = lazy(r"/(\d+)/?$")
 
 
 def _person(text: str) -> Name | None:

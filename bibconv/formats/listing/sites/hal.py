@@ -25,30 +25,31 @@ from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, text_of
 from bibconv.formats.listing.sites import Item, Page, claimed_by, person, site, without_final_period
 from bibconv.model import Date, Name
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["Hal"]
 
 _KINDS = (
-    (re.compile(r"journal article|article dans une revue|article", re.IGNORECASE), "article-journal"),
-    (re.compile(r"conference|communication|poster|congrès", re.IGNORECASE), "paper-conference"),
-    (re.compile(r"book section|chapitre", re.IGNORECASE), "chapter"),
-    (re.compile(r"\bbooks?\b|ouvrage", re.IGNORECASE), "book"),
-    (re.compile(r"thes[ei]s|thèse|habilitation|hdr", re.IGNORECASE), "thesis"),
-    (re.compile(r"report|rapport", re.IGNORECASE), "report"),
-    (re.compile(r"preprint|pré-publication|working paper|document de travail", re.IGNORECASE), "article"),
+    (lazy(r"journal article|article dans une revue|article", re.IGNORECASE), "article-journal"),
+    (lazy(r"conference|communication|poster|congrès", re.IGNORECASE), "paper-conference"),
+    (lazy(r"book section|chapitre", re.IGNORECASE), "chapter"),
+    (lazy(r"\bbooks?\b|ouvrage", re.IGNORECASE), "book"),
+    (lazy(r"thes[ei]s|thèse|habilitation|hdr", re.IGNORECASE), "thesis"),
+    (lazy(r"report|rapport", re.IGNORECASE), "report"),
+    (lazy(r"preprint|pré-publication|working paper|document de travail", re.IGNORECASE), "article"),
 )
-_HAL_ID = re.compile(r"^([a-z][a-z0-9]*-\d{8})(v\d+)?$")
+_HAL_ID = lazy(r"^([a-z][a-z0-9]*-\d{8})(v\d+)?$")
 # spaces from their start: linear; "pp.523 - 546" as well as "pp.2825-2830"
-_PAGES = re.compile(r"(?:[.,]\s*+|(?<!\s)\s++|)pp?\.\s*+(\w+(?: ?+- ?+\w+)?+)")
-_JOURNAL = re.compile(
+_PAGES = lazy(r"(?:[.,]\s*+|(?<!\s)\s++|)pp?\.\s*+(\w+(?: ?+- ?+\w+)?+)")
+_JOURNAL = lazy(
     r"^(?P<journal>.+?), (?P<year>(?:1[5-9]|20)\d\d)(?:, (?P<volume>[^,(]+?))?(?:\s*\((?P<issue>[^)]+)\))?$"
 )
-_AFTER_JOURNAL = re.compile(
+_AFTER_JOURNAL = lazy(
     r",?\s(?P<year>(?:1[5-9]|20)\d\d)(?:, (?P<volume>[^,(]+?))?(?:\s*\((?P<issue>[^)]+)\))?$"
 )
-_EVENT = re.compile(r"^(?P<event>.+?), (?P<date>(?:\w{3,9}\.? )?(?:1[5-9]|20)\d\d)(?:, (?P<place>.+))?$")
-_YEAR = re.compile(r"(?<!\d)((?:1[5-9]|20)\d\d)(?!\d)")
+_EVENT = lazy(r"^(?P<event>.+?), (?P<date>(?:\w{3,9}\.? )?(?:1[5-9]|20)\d\d)(?:, (?P<place>.+))?$")
+_YEAR = lazy(r"(?<!\d)((?:1[5-9]|20)\d\d)(?!\d)")
 
 
 def _bracketed(text: str) -> list[tuple[int, int, str]]:

@@ -15,7 +15,6 @@ submitted); the version (``v2``) is in its link and ``data-pisa``.
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from bibconv.dates import parse_date
@@ -24,15 +23,16 @@ from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, text_of
 from bibconv.formats.listing.sites import Item, Page, claimed_by, site, without_final_period
 from bibconv.model import Date, Name
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["HighWire"]
 
 _SERVERS = {"biorxiv": "bioRxiv", "medrxiv": "medRxiv"}
-_ID_DATE = re.compile(r"^((?:20)\d\d)\.(\d\d)\.(\d\d)\.\d+$")
-_POSTED = re.compile(r"/early/((?:20)\d\d)/(\d\d)/(\d\d)/")
-_VERSION = re.compile(r"\d(v\d+)$")
-_PAGES = re.compile(r"^(?:pp?\.\s*)?(\d[\w-]*)$")
+_ID_DATE = lazy(r"^((?:20)\d\d)\.(\d\d)\.(\d\d)\.\d+$")
+_POSTED = lazy(r"/early/((?:20)\d\d)/(\d\d)/(\d\d)/")
+_VERSION = lazy(r"\d(v\d+)$")
+_PAGES = lazy(r"^(?:pp?\.\s*)?(\d[\w-]*)$")
 
 
 def _name(node: Any) -> Name | None:

@@ -18,20 +18,21 @@ from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, text_of
 from bibconv.formats.listing.sites import Item, Page, person, site, without_final_period
 from bibconv.model import Name
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["IAH"]
 
 _CITATION = "font.isoref"
 _TITLE = "font.negrito"
-_MORE = re.compile(r"(?<!\S)et\s++al\.?$")
-_CLOSING = re.compile(r"(?<=\w\w)\.$")
+_MORE = lazy(r"(?<!\S)et\s++al\.?$")
+_CLOSING = lazy(r"(?<=\w\w)\.$")
 """A period closing the list, after a word of two letters or more (``Fraga, Mari.``, not ``A.``)."""
 _FIELDS = (
-    ("volume", re.compile(r"\bvol\.\s*([^,\s]+)")),
-    ("issue", re.compile(r"\bno\.\s*([^,\s]+)")),
-    ("page", re.compile(r"\bp\.\s*([\w-]+)")),
-    ("ISSN", re.compile(r"\bISSN\s+(\d{4}-\d{3}[\dXx])")),
+    ("volume", lazy(r"\bvol\.\s*([^,\s]+)")),
+    ("issue", lazy(r"\bno\.\s*([^,\s]+)")),
+    ("page", lazy(r"\bp\.\s*([\w-]+)")),
+    ("ISSN", lazy(r"\bISSN\s+(\d{4}-\d{3}[\dXx])")),
 )
 
 

@@ -25,12 +25,13 @@ from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import text_of
 from bibconv.formats.listing.sites import Item, Page, person, site, without_final_period
 from bibconv.model import Date, Name
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["IeeeXplore"]
 
 _DOCUMENT = "https://ieeexplore.ieee.org/document/"
-_ASSIGNED = re.compile(r"xplGlobal\.document\.metadata\s*=\s*")
+_ASSIGNED = lazy(r"xplGlobal\.document\.metadata\s*=\s*")
 _KINDS = {
     "journal": "article-journal",
     "journals": "article-journal",
@@ -45,11 +46,11 @@ _KINDS = {
     "standards": "standard",
     "early access": "article-journal",
 }
-_YEAR = re.compile(r"Year:\s*((?:1[89]|20)\d\d)")
-_VOLUME = re.compile(r"Volume:\s*([^,|]+?)\s*(?:,|\||$)")
-_ISSUE = re.compile(r"Issue:\s*([^,|]+?)\s*(?:,|\||$)")
-_PAGES = re.compile(r"Page\(s\):\s*([\w]+)\s*-\s*([\w]+)")
-_PUBLISHER = re.compile(r"Publisher:\s*([^|]+?)\s*(?:\||$)")
+_YEAR = lazy(r"Year:\s*((?:1[89]|20)\d\d)")
+_VOLUME = lazy(r"Volume:\s*([^,|]+?)\s*(?:,|\||$)")
+_ISSUE = lazy(r"Issue:\s*([^,|]+?)\s*(?:,|\||$)")
+_PAGES = lazy(r"Page\(s\):\s*([\w]+)\s*-\s*([\w]+)")
+_PUBLISHER = lazy(r"Publisher:\s*([^|]+?)\s*(?:\||$)")
 
 
 def _metadata(page: Page) -> dict[str, Any] | None:

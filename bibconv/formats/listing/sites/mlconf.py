@@ -15,6 +15,7 @@ from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, person, site
 from bibconv.model import Date
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["MlConferenceSite"]
@@ -25,8 +26,8 @@ _CONFERENCES = {
     "neurips.cc": ("NeurIPS", "Conference on Neural Information Processing Systems"),
     "nips.cc": ("NeurIPS", "Conference on Neural Information Processing Systems"),
 }
-_VIRTUAL = re.compile(r"/virtual/((?:19|20)\d\d)/(?:poster|oral|spotlight|paper)/\d+")
-_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_VIRTUAL = lazy(r"/virtual/((?:19|20)\d\d)/(?:poster|oral|spotlight|paper)/\d+")
+_YEAR = lazy(r"\b((?:19|20)\d\d)\b")
 _TYPES = frozenset({"poster", "oral", "spotlight", "talk", "paper"})
 
 

@@ -10,22 +10,22 @@ proceedings' title, volume and year.
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from bibconv.formats.listing.common import Entry, authors_from_text
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, person, site
 from bibconv.model import Date
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["NeurIPS"]
 
 _BOOK = "Advances in Neural Information Processing Systems"
-_TITLE = re.compile(_BOOK + r"\s*(?P<volume>\d+)?\s*(?:\((?:NeurIPS|NIPS)\s*(?P<year>\d{4})\))?")
-_URL_YEAR = re.compile(r"/paper(?:_files/paper)?/((?:19|20)\d\d)/")
+_TITLE = lazy(_BOOK + r"\s*(?P<volume>\d+)?\s*(?:\((?:NeurIPS|NIPS)\s*(?P<year>\d{4})\))?")
+_URL_YEAR = lazy(r"/paper(?:_files/paper)?/((?:19|20)\d\d)/")
 _TRACKS = {"datasets_and_benchmarks": "Datasets and Benchmarks Track"}
-_PAPER_LINK = re.compile(r"/paper(?:_files/paper)?/\d{4}/hash/|/paper/\d+-")
+_PAPER_LINK = lazy(r"/paper(?:_files/paper)?/\d{4}/hash/|/paper/\d+-")
 
 
 def _paper_link(node: Any) -> Any | None:

@@ -21,19 +21,18 @@ from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, person, site
 from bibconv.jsonnumbers import loads as json_loads
 from bibconv.model import Date
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["OpenReview"]
 
 _BASE = "https://openreview.net/"
-_PUBLISHED = re.compile(r"(?:Published|Submitted|Posted)\s*:\s*([^,]+,?\s*\d{4})", re.IGNORECASE)
-_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
-_ANONYMOUS = re.compile(r"^anonymous(?:\s+authors?)?$", re.IGNORECASE)
+_PUBLISHED = lazy(r"(?:Published|Submitted|Posted)\s*:\s*([^,]+,?\s*\d{4})", re.IGNORECASE)
+_YEAR = lazy(r"\b((?:19|20)\d\d)\b")
+_ANONYMOUS = lazy(r"^anonymous(?:\s+authors?)?$", re.IGNORECASE)
 _NOTES = "div.note, li.note"
-_NOT_VENUE = re.compile(
-    r"^(?:Readers|Writers|Signatures)\s*:|^\d+\s+Repl(?:y|ies)$|Last Modified", re.IGNORECASE
-)
-_SUBMITTED = re.compile(r"\bsubmi(?:tted|ssion)\b", re.IGNORECASE)
+_NOT_VENUE = lazy(r"^(?:Readers|Writers|Signatures)\s*:|^\d+\s+Repl(?:y|ies)$|Last Modified", re.IGNORECASE)
+_SUBMITTED = lazy(r"\bsubmi(?:tted|ssion)\b", re.IGNORECASE)
 
 
 def _venue(entry: Entry, text: str) -> None:

@@ -16,6 +16,7 @@ from bibconv.formats.listing.common import Entry, authors_from_text
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, site
 from bibconv.model import Date
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["Pmlr"]
@@ -23,10 +24,10 @@ __all__ = ["Pmlr"]
 _SERIES = "Proceedings of Machine Learning Research"
 # The venue ends where ", PMLR" starts: at the comma, else at the first space before PMLR (spaces
 # taken from their start only: linear).
-_INFO = re.compile(
+_INFO = lazy(
     r"^(?P<venue>.*?)(?:,\s*+|(?<!\s)\s++|)PMLR\s++(?P<volume>\d+)(?::(?P<pages>[\w-]+))?", re.IGNORECASE
 )
-_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_YEAR = lazy(r"\b((?:19|20)\d\d)\b")
 
 
 def _heading_date(tree: Any) -> Date | None:

@@ -8,18 +8,18 @@ place and date in ``.EXLResultFourthLine`` (``Wien, 2016``), the material type i
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from bibconv.formats.listing.common import Entry
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, site
 from bibconv.formats.listing.sites.catalogue import catalogue_name, material_type, year_or_date
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["Primo"]
 
-_PLACE = re.compile(r"^(?P<place>[^,\d][^,]*?),\s*(?=\S*\d)")
+_PLACE = lazy(r"^(?P<place>[^,\d][^,]*?),\s*(?=\S*\d)")
 
 
 def _record(node: Any, page: Page) -> Item | None:

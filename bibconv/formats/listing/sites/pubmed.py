@@ -10,7 +10,6 @@ PMID and a snippet of the abstract, cut by the site (kept as shown and noted).
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from bibconv.dates import parse_date
@@ -18,19 +17,20 @@ from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, text_of
 from bibconv.formats.listing.sites import Item, Page, claimed_by, site, without_final_period
 from bibconv.model import Name
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["PubMed", "nlm_authors", "nlm_citation"]
 
 _BASE = "https://pubmed.ncbi.nlm.nih.gov/"
-_INITIALS = re.compile(r"^[A-Z]{1,4}(?:-[A-Z]{1,2})?$")
-_SUFFIX = re.compile(r"^(?:Jr|Sr|II|III|IV|2nd|3rd)$")
-_CITATION = re.compile(
+_INITIALS = lazy(r"^[A-Z]{1,4}(?:-[A-Z]{1,2})?$")
+_SUFFIX = lazy(r"^(?:Jr|Sr|II|III|IV|2nd|3rd)$")
+_CITATION = lazy(
     r"^(?P<journal>.+?)\.\s+(?P<date>(?:1[5-9]|20)\d\d(?:\s+[A-Z][a-z]{2}(?:-[A-Z][a-z]{2})?(?:\s+\d{1,2})?"
     r"|\s+(?:Spring|Summer|Fall|Autumn|Winter))?)"
     r"(?:;(?P<volume>[^(:;.]+)?(?:\((?P<issue>[^)]+)\))?)?(?::(?P<pages>[^.;\s]+))?\.?"
 )
-_DOI = re.compile(r"\bdoi:\s*(10\.\S+?)\.?(?=\s|$)")
+_DOI = lazy(r"\bdoi:\s*(10\.\S+?)\.?(?=\s|$)")
 _STATUS = ("Online ahead of print", "Epub ahead of print")
 
 

@@ -11,7 +11,6 @@ headings run together): it is not the abstract, and the names in it are not read
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 from urllib.parse import parse_qs, urlsplit
 
@@ -19,12 +18,13 @@ from bibconv.formats.listing.common import Entry, clean_space
 from bibconv.formats.listing.dom import absolute, text_of
 from bibconv.formats.listing.sites import Item, Page, site
 from bibconv.model import Date
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["Redalyc"]
 
 _CARDS = "div.contentcard"
-_YEAR_VOLUME = re.compile(r"^((?:1[5-9]|20)\d\d)\s*,\s*(\S*)$")
+_YEAR_VOLUME = lazy(r"^((?:1[5-9]|20)\d\d)\s*,\s*(\S*)$")
 
 
 def _address(card: Any, base: str | None) -> str | None:

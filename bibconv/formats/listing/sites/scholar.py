@@ -22,18 +22,19 @@ from bibconv.formats.listing.common import Entry, author_list, clean_space
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, site
 from bibconv.model import Arxiv, Date
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["Scholar"]
 
 _BASE = "https://scholar.google.com/"
-_MORE = re.compile(r"(?:(?<!\s)\s++)?(?:…|\.\.\.)\s*$")  # spaces from their start: linear
-_YEAR = re.compile(r"(?:^|,\s*)((?:1[5-9]|20)\d\d)\s*$")
-_PAGES = re.compile(r"^[A-Za-z]?\d+(?:\s*-\s*[A-Za-z]?\d+)?$")
+_MORE = lazy(r"(?:(?<!\s)\s++)?(?:…|\.\.\.)\s*$")  # spaces from their start: linear
+_YEAR = lazy(r"(?:^|,\s*)((?:1[5-9]|20)\d\d)\s*$")
+_PAGES = lazy(r"^[A-Za-z]?\d+(?:\s*-\s*[A-Za-z]?\d+)?$")
 # The venue ends at a run of spaces' first space, or its second after a digit (never later: linear).
-_VOLUME = re.compile(r"^(?P<venue>.*?\D)(?<!\s\s)\s++(?P<volume>\d++)(?:\s*+\((?P<issue>[^()]++)\))?$")
-_PATENT = re.compile(r"^(?P<venue>US Patent(?: App\.)?)\s+(?P<number>[\d,/]+)$")
-_DOI = re.compile(r"doi\.org/(10\.\d{4,9}/\S+)$", re.IGNORECASE)
+_VOLUME = lazy(r"^(?P<venue>.*?\D)(?<!\s\s)\s++(?P<volume>\d++)(?:\s*+\((?P<issue>[^()]++)\))?$")
+_PATENT = lazy(r"^(?P<venue>US Patent(?: App\.)?)\s+(?P<number>[\d,/]+)$")
+_DOI = lazy(r"doi\.org/(10\.\d{4,9}/\S+)$", re.IGNORECASE)
 
 
 def _year(text: str) -> tuple[str, Date | None]:
@@ -155,9 +156,7 @@ def _row(node: Any, base: str) -> Item | None:
     return Item(entry, node)
 
 
-_ARXIV_VENUE = re.compile(
-    r"^(?:arXiv preprint\s+(?:arXiv:)?|(?P<corr>CoRR),?\s+abs/)(?P<id>\S+)$", re.IGNORECASE
-)
+_ARXIV_VENUE = lazy(r"^(?:arXiv preprint\s+(?:arXiv:)?|(?P<corr>CoRR),?\s+abs/)(?P<id>\S+)$", re.IGNORECASE)
 
 
 def _arxiv_venue(entry: Entry, venue: str) -> bool:

@@ -17,12 +17,13 @@ from bibconv.formats.listing.common import Entry, authors_from_text
 from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, person, site
 from bibconv.model import Arxiv, Date
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["SemanticScholar"]
 
 _BASE = "https://www.semanticscholar.org/"
-_DOI = re.compile(r"doi\.org/(10\.\d{4,9}/\S+)$", re.IGNORECASE)
+_DOI = lazy(r"doi\.org/(10\.\d{4,9}/\S+)$", re.IGNORECASE)
 
 
 def _authors(node: Any, page: Page) -> tuple[tuple[Any, ...], bool]:

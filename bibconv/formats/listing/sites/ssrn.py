@@ -12,7 +12,6 @@ id, from the Social Science Research Network.
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 from urllib.parse import parse_qs
 
@@ -20,12 +19,13 @@ from bibconv.dates import parse_date
 from bibconv.formats.listing.common import Entry, authors_from_text, clean_space
 from bibconv.formats.listing.dom import text_of, url_parts
 from bibconv.formats.listing.sites import Item, Page, claimed_by, person, site, without_final_period
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["Ssrn"]
 
 _PAPER = "https://papers.ssrn.com/sol3/papers.cfm?abstract_id="
-_LABELED = re.compile(r"^(Number of pages|Posted|Last Revised|Date Written|Downloads|Citations)\s*:?\s*(.*)$")
+_LABELED = lazy(r"^(Number of pages|Posted|Last Revised|Date Written|Downloads|Citations)\s*:?\s*(.*)$")
 
 
 def _abstract_id(href: str) -> str | None:

@@ -16,11 +16,12 @@ from bibconv.formats.listing.dom import absolute, rich_of, text_of
 from bibconv.formats.listing.sites import Item, Page, site
 from bibconv.formats.listing.sites.catalogue import catalogue_name, material_type
 from bibconv.model import Date
+from bibconv.patterns import lazy
 from bibconv.registry import ReadContext
 
 __all__ = ["VuFind"]
 
-_PUBLISHED = re.compile(
+_PUBLISHED = lazy(
     r"\b(?:published|publicado|publié|erschienen|veröffentlicht|pubblicato|publicación|gepubliceerd)\s+"
     r"(?:in\s+)?(?:\D{0,40}?)((?:1[5-9]|20)\d\d)\b",
     re.IGNORECASE,
