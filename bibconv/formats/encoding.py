@@ -12,10 +12,12 @@ from __future__ import annotations
 import dataclasses
 import io
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from bibconv.parallel.pieces import Piece
 from bibconv.textio import chain_head, seekable, single_byte_start
+
+if TYPE_CHECKING:  # the package bibconv.parallel is loaded only for --jobs
+    from bibconv.parallel.pieces import Piece
 
 __all__ = ["HEAD_SIZE", "Encoding", "read_as_single_byte", "streamed_single_byte", "told"]
 

@@ -30,7 +30,6 @@ serially and larger ones with one process per core. Workers end with their paren
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from typing import Any, TextIO
@@ -96,6 +95,8 @@ def convert(
         inputs = plan(sources, from_, piece_size, stack)
         if inputs is None or any(os.path.getsize(i.path) > limits.max_input_bytes for i in inputs):
             return False  # the serial run reports the input that is too large where it is cut off
+        import secrets
+
         from bibconv.parallel.parent import run
         from bibconv.parallel.worker import Job
 
