@@ -31,7 +31,6 @@ macros (unexpanded) are the only things that grow with the input.
 from __future__ import annotations
 
 import contextlib
-import logging
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -86,7 +85,10 @@ _KNOWN_SNIFF = frozenset([
 
 
 def _quiet_splitter() -> None:
-    # The splitter logs every failed block; bibconv reports them itself.
+    # The splitter logs every failed block; bibconv reports them itself. (logging is loaded only for
+    # bibtexparser, which reads: writing BibTeX needs neither.)
+    import logging
+
     logging.getLogger("bibtexparser.splitter").setLevel(logging.CRITICAL)
 
 
