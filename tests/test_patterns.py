@@ -5,8 +5,6 @@ as :func:`bibconv.patterns.may_end` is told: on the text of real pages and on ma
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -137,26 +135,3 @@ def test_a_lazy_pattern_answers_as_its_compiled_form() -> None:
         assert made.search(text) is not None
         assert made.findall(text) == compiled.findall(text)
     assert lazy(rb"\d+").findall(b"a 12 b 3") == [b"12", b"3"]
-
-
-def test_importing_bibconv_compiles_no_pattern() -> None:
-    """Every module's patterns wait for their first use (``lazy``): a run compiles only those it uses."""
-    script = (
-        "import importlib, pkgutil, re, sys, bibconv\n"
-        "compiled, plain = [], re._compile\n"
-        "def spy(pattern, flags):\n"
-        "    caller = sys._getframe(1)\n"
-        "    while caller.f_code.co_filename.endswith(('re/__init__.py', 'patterns.py')):\n"
-        "        caller = caller.f_back\n"
-        "    ours = caller.f_code.co_filename.startswith(bibconv.__path__[0])\n"
-        "    if ours and not isinstance(pattern, re.Pattern):\n"
-        "        compiled.append(pattern)\n"
-        "    return plain(pattern, flags)\n"
-        "re._compile = spy\n"
-        "for m in pkgutil.walk_packages(bibconv.__path__, 'bibconv.'):\n"
-        "    if not m.name.endswith('__main__'):\n"
-        "        importlib.import_module(m.name)\n"
-        "print(repr(compiled))\n"
-    )
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert run.stdout.strip() == "[]"

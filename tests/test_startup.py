@@ -66,3 +66,26 @@ def test_one_record_conversion_loads_no_parser_it_does_not_need(tmp_path: Path) 
     assert not {m for m in loaded if m.split(".")[0] in HEAVY}
     # A small input is converted in this process: no worker pool is started.
     assert "concurrent.futures.process" not in loaded
+
+
+def test_importing_bibconv_compiles_no_pattern() -> None:
+    """Every module's patterns wait for their first use (``lazy``): a run compiles only those it uses."""
+    script = (
+        "import importlib, pkgutil, re, sys, bibconv\n"
+        "compiled, plain = [], re._compile\n"
+        "def spy(pattern, flags):\n"
+        "    caller = sys._getframe(1)\n"
+        "    while caller.f_code.co_filename.endswith(('re/__init__.py', 'patterns.py')):\n"
+        "        caller = caller.f_back\n"
+        "    ours = caller.f_code.co_filename.startswith(bibconv.__path__[0])\n"
+        "    if ours and not isinstance(pattern, re.Pattern):\n"
+        "        compiled.append(pattern)\n"
+        "    return plain(pattern, flags)\n"
+        "re._compile = spy\n"
+        "for m in pkgutil.walk_packages(bibconv.__path__, 'bibconv.'):\n"
+        "    if not m.name.endswith('__main__'):\n"
+        "        importlib.import_module(m.name)\n"
+        "print(repr(compiled))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"
