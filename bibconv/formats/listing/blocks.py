@@ -30,7 +30,14 @@ from bibconv.formats.listing.common import (
     looks_like_names,
     parse_byline,
 )
-from bibconv.formats.listing.dom import absolute, line_links, lines_of, remembered, rich_of, text_of
+from bibconv.formats.listing.dom import (
+    absolute,
+    line_links,
+    lines_of,
+    remembered,
+    rich_of,
+    text_of,
+)
 from bibconv.formats.listing.memo import item_memory, one_item
 from bibconv.formats.listing.pagememory import select, select_first
 from bibconv.model import Arxiv, Date
@@ -186,10 +193,11 @@ def _block_entry(block: Any, hints: Hints, columns: dict[int, str] | None) -> En
         return None  # a site's "Steering Committee" section, not a paper
     # A block whose lines hold no byline names is read as a citation first: its structured reading,
     # which gives way to the citation when it finds no authors, is then needed only if that fails.
-    cited_first = not by_role and node is not None and _without_byline_names(block, node, by_role)
+    lines = _other_lines(block, node, by_role) if node is not None else []  # asked by both readings
+    cited_first = not by_role and node is not None and _without_byline_names(lines)
     entry = _as_citation(block, node, how, hints) if cited_first else None
     if entry is None:
-        entry = _structured(block, node, by_role, hints) if node is not None else None
+        entry = _structured(block, node, by_role, lines, hints) if node is not None else None
         if not by_role and not cited_first and (entry is None or not entry.authors):
             entry = _as_citation(block, node, how, hints) or entry
     if entry is None or (how == "bold" and not (entry.authors or entry.issued or entry.arxiv)):
@@ -198,12 +206,13 @@ def _block_entry(block: Any, hints: Hints, columns: dict[int, str] | None) -> En
     return entry
 
 
-def _structured(block: Any, node: Any, by_role: dict[str, Any], hints: Hints) -> Entry | None:
+def _structured(
+    block: Any, node: Any, by_role: dict[str, Any], lines: list[tuple[str, list[str]]], hints: Hints
+) -> Entry | None:
     entry = Entry(title=_closing_period(_title(node)), title_is_rich=True)
     if not entry.title or _labels.CHROME.match(text_of(node)) or _labels.SECTION.match(text_of(node)):
         return None
     title_plain = text_of(node)
-    lines = _other_lines(block, node, by_role)
     used: set[str] = set()
     _authors(entry, block, by_role, used, hints)
     for text, _ in lines:
@@ -243,11 +252,11 @@ def _other_lines(block: Any, node: Any, by_role: dict[str, Any]) -> list[tuple[s
     ]
 
 
-def _without_byline_names(block: Any, node: Any, by_role: dict[str, Any]) -> bool:
-    """Whether no line of the block gives :func:`_structured` authors (no authors label, no byline names)."""
+def _without_byline_names(lines: list[tuple[str, list[str]]]) -> bool:
+    """Whether no line of the block (:func:`_other_lines`) gives :func:`_structured` authors (no
+    authors label, no byline names)."""
     return all(
-        _labels.strip_label(_labels.AUTHORS, text) is None and byline_without_names(text)
-        for text, _ in _other_lines(block, node, by_role)
+        _labels.strip_label(_labels.AUTHORS, text) is None and byline_without_names(text) for text, _ in lines
     )
 
 
