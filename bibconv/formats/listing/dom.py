@@ -332,6 +332,9 @@ def _text(node: Any) -> str:
     return clean_space("".join(parts))
 
 
+_EMPTY_PAIRS = [re.compile(rf"<{tag}>\s*</{tag}>") for tag in ("i", "b", "sup", "sub")]
+
+
 def rich_of(node: Any, skip: frozenset[int] = frozenset()) -> str:
     """The node's text as record rich text: ``<i>``, ``<b>``, ``<sup>``, ``<sub>`` kept, the rest escaped.
 
@@ -358,8 +361,8 @@ def rich_of(node: Any, skip: frozenset[int] = frozenset()) -> str:
         elif value.tag in BLOCK_TAGS:
             parts.append(" ")
     text = clean_space("".join(parts))
-    for tag in ("i", "b", "sup", "sub"):  # drop empty or space-only pairs left by skipped content
-        text = re.sub(rf"<{tag}>\s*</{tag}>", " ", text)
+    for pattern in _EMPTY_PAIRS:  # drop empty or space-only pairs left by skipped content
+        text = pattern.sub(" ", text)
     return clean_space(text)
 
 
