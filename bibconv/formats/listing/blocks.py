@@ -34,6 +34,7 @@ from bibconv.formats.listing.dom import (
     absolute,
     line_links,
     lines_of,
+    remember_as,
     remembered,
     rich_of,
     text_of,
@@ -43,7 +44,7 @@ from bibconv.formats.listing.pagememory import select, select_first
 from bibconv.model import Arxiv, Date
 from bibconv.patterns import lazy
 
-__all__ = ["Hints", "block_entry", "classes", "title_node"]
+__all__ = ["Hints", "block_entry", "classes", "remember_title", "title_node"]
 
 """The ``note`` of a record whose title the listing shows cut short (``…``)."""
 
@@ -97,6 +98,11 @@ def _person_card(node: Any) -> bool:
 def title_node(block: Any) -> tuple[Any | None, str]:
     """The element holding the block's title and how it was found."""
     return remembered(block, _find_title)
+
+
+def remember_title(block: Any, found: tuple[Any | None, str]) -> None:
+    """:func:`title_node` of ``block`` is ``found`` (known another way)."""
+    remember_as(block, _find_title, found)
 
 
 def _find_title(block: Any) -> tuple[Any | None, str]:

@@ -12,13 +12,15 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from bibconv.formats.listing.blocks import title_node
+from bibconv.formats.listing.blocks import remember_title, title_node
 from bibconv.formats.listing.common import looks_like_names
 from bibconv.formats.listing.dom import joined, remember_as, remembered, text_of
 from bibconv.formats.listing.memo import item_memory, one_item
 from bibconv.formats.listing.pagememory import select
 
 __all__ = ["joined_rows", "row_kind"]
+
+_TITLE_QUERIES = ("h1, h2, h3, h4, h5, h6", "[class]", "a[href]", "b, strong")  # as ``title_node`` asks
 
 
 def row_kind(row: Any) -> str:
@@ -58,7 +60,17 @@ def joined_rows(rows: list[Any]) -> list[tuple[Any, Any]]:
 
 
 def _pair(names: Any, title: Any) -> Any:
-    """The two rows read as one row of their cells, where they stand; what was read of them serves it."""
+    """The two rows read as one row of their cells, where they stand; what was read of them serves it.
+
+    The pair's title is the title row's when the authors row holds no element the title search
+    looks at before the cells (a heading, an element with a class, a link, bold text) and the title
+    row's title is not the row itself (the pair has no attributes): the search would find it there,
+    and the authors row's cells (names, numbers) are never a title cell."""
     row = joined([names, title])
     remember_as(row, item_memory, {**remembered(names, item_memory), **remembered(title, item_memory)})
+    found = title_node(title)
+    if (found[0] is None or found[0].mem_id != title.mem_id) and not any(
+        element.mem_id != names.mem_id for query in _TITLE_QUERIES for element in select(names, query)
+    ):
+        remember_title(row, found)
     return row
