@@ -257,7 +257,11 @@ def never_names(head: str) -> bool:
     run = 0
     for word in _INNERMOST_GROUP.sub(",", head).split()[2:]:
         bare = _ELISION.sub("", word) if "'" in word or "’" in word else word
-        if _PIECE_BREAKS.isdisjoint(word) and bare not in _CONJUNCTION_WORDS and not _AND.search(bare):
+        if (
+            _PIECE_BREAKS.isdisjoint(word)
+            and bare not in _CONJUNCTION_WORDS
+            and ("and" not in bare or not _AND.search(bare))
+        ):
             run += 1
             if run > 6:
                 return True
