@@ -251,7 +251,7 @@ def split_name_list(text: str) -> list[Name]:
         names = _split_commas(text)
     if others:
         names.append(Name(literal="others"))
-    return [n for n in names if n != _NO_NAME]
+    return [n for n in names if n.family or n != _NO_NAME]  # a family: no empty name
 
 
 def _family_first_walk(segs: list[str]) -> tuple[list[Name], bool] | None:
