@@ -280,10 +280,10 @@ def citation_entry(
         return None
     entry = Entry(title=found.title, authors=found.authors, more_authors=found.more_authors)
     venue = found.venue
-    if doi := _DOI.search(text):
+    if "10." in text and (doi := _DOI.search(text)):  # a DOI starts "10."
         entry.doi = doi.group(1)
         venue = venue.replace(doi.group(0), " ")
-    if arxiv := _ARXIV.search(text):
+    if ("x" in text or "X" in text) and (arxiv := _ARXIV.search(text)):  # "arxiv" in any case
         parsed = parse_arxiv_id(arxiv.group(1) + (arxiv.group(2) or ""), bare=True)
         if parsed:
             entry.arxiv = Arxiv(id=parsed[0], version=parsed[1])
