@@ -32,6 +32,10 @@ LED = {
     "citation._VENUE_STOP": citation._VENUE_STOP,
     "citation._ET_AL_END": citation._ET_AL_END,
     "citation._THESIS": citation._THESIS,
+    "citation._PAGES": citation._PAGES,
+    "citation._VOLUME_WORD": citation._VOLUME_WORD,
+    "citation._CONFERENCE": citation._CONFERENCE,
+    "citation._JOURNAL": citation._JOURNAL,
 }
 # Each pattern anchored at the end that is tried only where may_end says so, with its endings.
 ENDED = {

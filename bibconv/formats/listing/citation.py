@@ -44,10 +44,10 @@ _ARXIV = led_by(
 _YEAR = led_by("[12]", r"(?<![\d./-])((?:19|20)\d\d)[a-z]?(?![\d/-]|\.\d)")
 _PAREN_YEAR = lazy(r"^\s*\(((?:19|20)\d\d)[a-z]?\)\s*[.,:]?\s*")
 _IN = lazy(r"^\s*(?:in\s*:?|in:|dans|en)\s+", re.IGNORECASE)
-_PAGES = lazy(r"\b(?:pp?\.|pages?|S\.)\s*(\d+\s*[-–—]+\s*\d+|\d+)", re.IGNORECASE)
+_PAGES = led_by("[pPsSſ]", r"\b(?:pp?\.|pages?|S\.)\s*(\d+\s*[-–—]+\s*\d+|\d+)", re.IGNORECASE)
 _VOLUME_ISSUE = lazy(r"\b(\d{1,4})\s*\((\d{1,4}(?:[-–]\d{1,4})?)\)(?:\s*[:,]\s*(\d+(?:\s*[-–]+\s*\d+)?))?")
 _VOLUME_PAGES = lazy(r"\b(\d{1,4})\s*:\s*(\d+(?:\s*[-–]+\s*\d+)?)\b")
-_VOLUME_WORD = lazy(r"\b(?:vol\.?|volume)\s*(\d+)", re.IGNORECASE)
+_VOLUME_WORD = led_by("[vV]", r"\b(?:vol\.?|volume)\s*(\d+)", re.IGNORECASE)
 _VENUE_STOP = led_by(
     r"[,\s]",
     r",\s*(?=(?:vol\.?|volume|no\.|pp?\.|pages?|\d|(?:19|20)\d\d|[A-Z][a-z]+\s+(?:19|20)\d\d))"
@@ -55,11 +55,15 @@ _VENUE_STOP = led_by(
     re.IGNORECASE,
 )
 _VOLUME_COMMA_PAGES = lazy(r"\b(\d{1,4}),\s*(?:pp?\.\s*)?(\d+\s*[-–—]+\s*\d+)")
-_CONFERENCE = lazy(
+# Led by the characters their matches start with, the case-insensitive ones in any case (``ſ`` is an ``s``).
+_CONFERENCE = led_by(
+    "[acfmpswſA-Z(]",
     r"(?i:\b(?:conference|proceedings|proc\.|workshop|symposium|congress|meeting|colloquium|conf\.|"
-    r"assembly|summit|forum)\b)|\b[A-Z]{2}[A-Za-z]*+\s*+'?(?:19|20)?\d\d\b|\([A-Z]{2}[A-Za-z-]*+\)"
+    r"assembly|summit|forum)\b)|\b[A-Z]{2}[A-Za-z]*+\s*+'?(?:19|20)?\d\d\b|\([A-Z]{2}[A-Za-z-]*+\)",
 )
-_JOURNAL = lazy(r"(?i:\b(?:journal|transactions|letters|review|magazine|annals|bulletin)\b)|^J\.\s")
+_JOURNAL = led_by(
+    "[abjlmrtABJLMRT]", r"(?i:\b(?:journal|transactions|letters|review|magazine|annals|bulletin)\b)|^J\.\s"
+)
 # Runs of spaces are taken from their start only, ``(?<!\s)\s++``: linear under search.
 _ET_AL_END = led_by(
     r"[\s,(ea]",
@@ -229,11 +233,11 @@ def _venue_fields(venue: str, entry: Entry) -> None:
         return
     if container and not container.isdigit() and len(container) <= 300:
         entry.fields["container-title"] = container
-    if match := _VOLUME_ISSUE.search(body):
+    if match := _holding(_VOLUME_ISSUE, body, "("):
         entry.fields["volume"], entry.fields["issue"] = match.group(1), match.group(2)
         if match.group(3):
             entry.fields["page"] = _dash(match.group(3))
-    elif match := _VOLUME_PAGES.search(body) or _VOLUME_COMMA_PAGES.search(body):
+    elif match := _holding(_VOLUME_PAGES, body, ":") or _holding(_VOLUME_COMMA_PAGES, body, ","):
         entry.fields["volume"], entry.fields["page"] = match.group(1), _dash(match.group(2))
     elif match := _VOLUME_WORD.search(body):
         entry.fields["volume"] = match.group(1)
@@ -260,6 +264,11 @@ def _thesis_fields(venue: str, end: int, entry: Entry) -> None:
     institution = _THESIS_AT.sub("", rest).strip(" ,.;")
     if institution:
         entry.fields["publisher"] = institution
+
+
+def _holding(pattern: re.Pattern[str], text: str, needed: str) -> re.Match[str] | None:
+    """``pattern.search(text)``, asked only when ``text`` holds ``needed``, which every match holds."""
+    return pattern.search(text) if needed in text else None
 
 
 def _dash(pages: str) -> str:
