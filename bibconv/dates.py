@@ -240,6 +240,8 @@ def search_date(
         if stops is not None and not lettered:  # only the stretches no word stops may be dates, each
             # parsed whole: those between the nearest stop before the year and the nearest after it
             first, last = _nearest_stops(text, tokens, stops, index, low, high, language)
+            if _numbers_alone(text, tokens, first + 1, last - 1):
+                continue
             windows = _windows(len(tokens), index, index - first - 1, last - index - 1)
         else:
             windows = _windows(len(tokens), index, 4, 6)
@@ -321,6 +323,17 @@ def _nearest_stops(
         high + 1,
     )  # fmt: skip
     return first, last
+
+
+def _numbers_alone(text: str, tokens: list[re.Match[str]], low: int, high: int) -> bool:
+    """Whether tokens ``low``-``high`` are numbers with no ``-``, ``/`` or ``.`` among them
+    (``13:435, 2026``): no stretch of them is a date with a month, which needs a word (a month's or a
+    season's name) or a numeric form, and each numeric form but the CJK ones (whose marks are tokens)
+    holds one of those three."""
+    if not all(tokens[i][0].isdigit() for i in range(low, high + 1)):
+        return False
+    between = text[tokens[low].start() : tokens[high].end()]
+    return "-" not in between and "/" not in between and "." not in between
 
 
 def _clock_at(text: str, tokens: list[re.Match[str]], low: int, high: int) -> int:
