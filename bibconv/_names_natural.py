@@ -276,7 +276,8 @@ def _family_first_walk(segs: list[str]) -> tuple[list[Name], bool] | None:
 
 
 def _split_commas(text: str) -> list[Name]:
-    chunks = [c for c in _AND_SPLIT_RE.split(text) if c.strip()]
+    joined = "and" in text or "AND" in text or "&" in text  # what every split of _AND_SPLIT_RE holds
+    chunks = [c for c in (_AND_SPLIT_RE.split(text) if joined else [text]) if c.strip()]
     walked = [_family_first_walk([s.strip() for s in c.split(",") if s.strip()]) for c in chunks]
     if all(w is not None for w in walked):
         pairs = len(chunks) > 1 and all(w is not None and len(w[0]) == 1 for w in walked)
