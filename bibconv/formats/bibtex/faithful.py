@@ -53,8 +53,13 @@ _TEXT_FIELDS = frozenset(row.field for row in ROWS if row.kind != "verbatim")
 
 def dialect_of(names: Iterable[str]) -> str | None:
     """``biblatex`` when an entry has fields that classic BibTeX names otherwise (``date``,
-    ``journaltitle``…), else ``None``: biber reads classic BibTeX's names too."""
-    return None if _BIBLATEX_FIELDS.isdisjoint(map(str.lower, names)) else "biblatex"
+    ``journaltitle``…), else ``None``: biber reads classic BibTeX's names too. A ``location`` beside
+    an ``address`` is ACM's place of the conference, a field of classic BibTeX styles
+    (``ACM-Reference-Format.bst``), not biblatex's name of ``address``."""
+    lower = set(map(str.lower, names))
+    if "location" in lower and "address" in lower:
+        lower.discard("location")
+    return None if _BIBLATEX_FIELDS.isdisjoint(lower) else "biblatex"
 
 
 class _UnbalancedError(ValueError):

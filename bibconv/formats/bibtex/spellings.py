@@ -2,9 +2,10 @@ r"""Fields that say a standard field's value another way, read as that field.
 
 biblatex's ``eprint`` with ``eprinttype = {pubmed}`` is the PMID (``pmc``: the PMCID); ``pages``
 with ``bookpagination = {section}`` counts sections, so it is the CSL ``section``; where an
-entry of a conference has both ``location`` and ``address`` (ACM's exports), ``location`` is the
-publisher's place (biblatex's field, ``address`` its alias) and ``address`` is kept as the place
-of the event. Fields no data model defines but that programs write for a standard one are read as
+entry of a conference has both ``location`` and ``address`` (ACM's exports: ``address = {New York,
+NY, USA}``, the publisher's city, ``location = {Calgary, Alberta, Canada}``, the conference's),
+``address`` is the publisher's place and ``location`` the place of the event (biblatex's
+``venue``). Fields no data model defines but that programs write for a standard one are read as
 it when the entry lacks that one: ACM's ``numpages`` (``pagetotal``), BibDesk's ``bdsk-url-1``
 (``url``), Calibre's ``tags`` and the singular ``keyword`` (``keywords``).
 
@@ -39,7 +40,7 @@ def standard_fields(fields: dict[str, str], entry: str) -> dict[str, str]:
         out["csl-section"] = out.pop("pages")
         del out["bookpagination"]
     if entry in _EVENTS and "location" in out and "address" in out and "venue" not in out:
-        out["venue"] = out.pop("address")
+        out["venue"] = out.pop("location")
     for other, standard in _COURTESY:
         if other in out and standard not in out:
             out[standard] = out.pop(other)
