@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from bibconv.latex.packages import TEXT_MACROS
 from bibconv.latex.tables import ACCENTS, LETTERS, MARKUP_MACROS, MARKUP_SWITCHES, QUOTE_MACROS, SYMBOLS
 from bibconv.latex.tex import balanced_for_both as braces_balanced
 from bibconv.patterns import lazy
@@ -104,7 +105,7 @@ def allowed() -> frozenset[str]:
 
     Built on first use, as it reads pylatexenc's tables: text without TeX never needs it.
     """
-    own = {*ACCENTS, *LETTERS, *SYMBOLS, *MARKUP_SWITCHES, *QUOTE_MACROS}
+    own = {*ACCENTS, *LETTERS, *SYMBOLS, *MARKUP_SWITCHES, *QUOTE_MACROS, *TEXT_MACROS}
     own.update(name.rstrip("*") for name in MARKUP_MACROS)
     words = {n for n in own if n.isalpha()} | _MATH | _TEXT | _derived()
     return frozenset(words - DENIED)

@@ -14,6 +14,7 @@ from bibconv.latex.fast import MARK_RE as _MARK_RE
 from bibconv.latex.fast import PCT as _PCT
 from bibconv.latex.fast import accent as _accent
 from bibconv.latex.fast import wrap as _wrap
+from bibconv.latex.packages import TEXT_MACROS
 from bibconv.latex.tables import (
     ACCENTS,
     LETTERS,
@@ -189,7 +190,7 @@ class _Renderer:
             return True
         if name in VERBATIM_MACROS or name in QUOTE_MACROS or name in MARKUP_SWITCHES:
             return True
-        if name in ("url", "href", "\\", "ElsevierGlyph"):
+        if name in ("url", "href", "\\", "ElsevierGlyph") or name in TEXT_MACROS:
             return True
         spec = _l2t().latex_context.get_macro_spec(name)
         return spec is not None and isinstance(spec.simplify_repl, str) and "<" not in spec.simplify_repl
@@ -203,6 +204,8 @@ class _Renderer:
             return LETTERS[name]
         if name in SYMBOLS:
             return SYMBOLS[name]
+        if name in TEXT_MACROS:
+            return TEXT_MACROS[name]
         if name == "\\":
             return " "
         if name in MARKUP_MACROS:

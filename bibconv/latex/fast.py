@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from bibconv.latex.packages import TEXT_MACROS
 from bibconv.latex.tables import ACCENTS, LETTERS, LIGATURES, MARKUP_MACROS, QUOTE_MACROS, SYMBOLS
 from bibconv.latex.tex import math_only
 from bibconv.patterns import lazy
@@ -117,7 +118,7 @@ def _token(m: re.Match[str]) -> str | None:
         if m["more"]:  # ``\Lé``: the walker reads one name of letters, ASCII or not
             return None
         name = m["w"]
-        return LETTERS.get(name, SYMBOLS.get(name))
+        return LETTERS.get(name, SYMBOLS.get(name, TEXT_MACROS.get(name)))
     if kind == "control":
         return " " if m["c"] == "\\" else SYMBOLS.get(m["c"])
     if kind == "lig":

@@ -29,6 +29,7 @@ from bibconv.formats.bibtex.read_values import (
     subtitle_text,
     unbrace,
     unprotect,
+    unread_commands,
     value,
     verbatim,
 )
@@ -302,8 +303,15 @@ class _Read:
         elif variable in self.fields:
             return False
         else:
-            self.fields[variable] = value(kind, raw)
+            text = self.fields[variable] = value(kind, raw)
+            if "\\" in text and kind != "verbatim":
+                self.warn_unread(name, text)
         return True
+
+    def warn_unread(self, name: str, text: str) -> None:
+        """Say which commands of field ``name`` were read as text (they print as written elsewhere)."""
+        for command in unread_commands(text):
+            self.warn(f"{name}: {command} is not a command bibconv knows; read as text")
 
     def affiliate(self, name: str, raw: str) -> None:
         """``<name field>affiliations``: each person's affiliations, when the counts agree."""

@@ -16,6 +16,7 @@ import re
 from bibconv import latex
 from bibconv.formats.bibtex.syntax import NEWLINES_RE
 from bibconv.languages import to_bcp47
+from bibconv.latex.allow import allowed
 from bibconv.patterns import lazy
 
 __all__ = [
@@ -26,12 +27,15 @@ __all__ = [
     "subtitle_text",
     "unbrace",
     "unprotect",
+    "unread_commands",
     "value",
     "verbatim",
 ]
 
 _URL_MACRO_RE = lazy(r"^\\(?:url|href)\s*\{(.*)\}$", re.S)
 _VERBATIM_ESCAPE_RE = lazy(r"\\([_%&#~${}])")
+# A control word with no argument, outside math (math spans are taken whole first).
+_BARE_WORD_RE = lazy(r"\$[^$]*\$|\\([A-Za-z]+)(?![A-Za-z])(?!\s*[\[{])")
 _PAR_RE = lazy(r"\\par(?![A-Za-z])\s*")
 _NOCASE_WORD_RE = lazy(
     r"(?:(?<=[ \t\n])|^)([(\['\"]*)<span class=\"nocase\">([^< \t\n]+)</span>([,.;:!?)\]'\"]*)(?=[ \t\n]|$)"
@@ -160,3 +164,14 @@ def value(kind: str, raw: str) -> str:
     if kind == "paragraphs" and "\\par" in raw:
         return "\n".join(p for p in map(decode, paragraphs(raw)) if p)
     return decode(raw)
+
+
+def unread_commands(text: str) -> list[str]:
+    r"""The control words without arguments that decoding kept as written in ``text`` and that the
+    writers write as text (``\apjx`` of a macro package bibconv does not know), once each.
+
+    >>> unread_commands(r"\apjx and $\alpha$ and \cite{k}")
+    ['\\apjx']
+    """
+    found = (m[1] for m in _BARE_WORD_RE.finditer(text) if m[1] is not None)
+    return list(dict.fromkeys("\\" + word for word in found if word not in allowed()))
