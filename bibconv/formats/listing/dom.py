@@ -332,7 +332,7 @@ def _text(node: Any) -> str:
     return clean_space("".join(parts))
 
 
-_EMPTY_PAIRS = [re.compile(rf"<{tag}>\s*</{tag}>") for tag in ("i", "b", "sup", "sub")]
+_EMPTY_PAIRS = [lazy(rf"<{tag}>\s*</{tag}>") for tag in ("i", "b", "sup", "sub")]
 
 
 def rich_of(node: Any, skip: frozenset[int] = frozenset()) -> str:
