@@ -1,6 +1,7 @@
 """Every regular expression bibconv builds, found from its source: where it is built, how it is used.
 
-A *site* is a call ``re.compile(…)``, ``re.search(…)``, ``re.sub(…)`` … in a bibconv module. Sites
+A *site* is a call ``re.compile(…)``, ``re.search(…)``, ``re.sub(…)`` … or ``lazy(…)`` (a pattern
+compiled when first used, :func:`bibconv.patterns.lazy`) in a bibconv module. Sites
 outside functions are evaluated by running the statement that holds them again (in the module's
 namespace, each site's call recorded); sites inside functions by evaluating the pattern and flags
 they pass in the module's namespace, with the locals given in ``LOCALS`` where they need any, or
@@ -50,7 +51,6 @@ LOCALS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "bibconv.formats.listing.sites.ieee._result": _ieee_kinds,
     "bibconv.formats.listing.arxiv_pages._version_from_links": lambda: _ARXIV,
     "bibconv.formats.listing.arxiv_pages.search_entries": lambda: _ARXIV,
-    "bibconv.formats.listing.dom.rich_of": lambda: [{"tag": t} for t in ("i", "b", "sup", "sub")],
     "bibconv.formats.listing.sites.mlconf._conference": _conferences,
     "bibconv.parallel.parent._Parent._report": lambda: [{"self": SimpleNamespace(token=_TOKEN)}],
     "bibconv.parallel.worker._write": lambda: [{"token": _TOKEN.encode("ascii")}],
@@ -88,6 +88,8 @@ BUILT: dict[str, Callable[[], list[Pattern]]] = {
     "bibconv.formats.bibtex.commands._uses_re": _commands,
     "bibconv.formats.bibtex.names._scanner": _name_scanners,
     "bibconv.patterns.led_by": _led,
+    # compiles what lazy() was given: its patterns are found at each lazy() site, led_by's through it
+    "bibconv.patterns._Lazy.__getattr__": _led,
 }
 
 
@@ -109,13 +111,30 @@ class Site:
 
 
 def _is_re_call(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Name):
+        return node.func.id == "lazy"
     return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
+        isinstance(node.func, ast.Attribute)
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id == "re"
         and node.func.attr in ("compile", *METHODS)
     )
+
+
+def _method(call: ast.Call) -> str:
+    """The ``re`` function a site calls (``compile`` for ``lazy``)."""
+    return call.func.attr if isinstance(call.func, ast.Attribute) else "compile"
+
+
+def _compiled(result: object) -> Pattern:
+    """A site's result as a compiled pattern (a lazy one compiled, as its first use would)."""
+    if isinstance(result, (str, bytes)):
+        return re.compile(result)
+    if isinstance(result, re.Pattern):
+        return result
+    return re.compile(result.pattern, result.flags)  # type: ignore[attr-defined]
 
 
 class _Finder(ast.NodeVisitor):
@@ -197,7 +216,7 @@ def _run_statement(statement: ast.stmt, namespace: dict[str, Any], path: Path) -
     built: dict[int, list[Pattern]] = {}
 
     def record(line: int, result: object) -> object:
-        built.setdefault(line, []).append(re.compile(result) if isinstance(result, (str, bytes)) else result)
+        built.setdefault(line, []).append(_compiled(result))
         return result
 
     tree = ast.fix_missing_locations(_Recorder().visit(ast.Expression(value)))
@@ -207,7 +226,7 @@ def _run_statement(statement: ast.stmt, namespace: dict[str, Any], path: Path) -
 
 def _flags(call: ast.Call) -> ast.expr:
     named = [k.value for k in call.keywords if k.arg == "flags"]
-    position = {"compile": 1, "sub": 4, "subn": 4, "split": 3}.get(call.func.attr, 2)  # type: ignore[attr-defined]
+    position = {"compile": 1, "sub": 4, "subn": 4, "split": 3}.get(_method(call), 2)
     return named[0] if named else call.args[position] if len(call.args) > position else ast.Constant(0)
 
 
@@ -246,7 +265,7 @@ def sites() -> list[Site]:
                 if id(statement) not in statements:
                     statements[id(statement)] = _run_statement(statement, namespace, path)
                 site.found = statements[id(statement)].get(site.line, [])
-            site.uses = {site.call.func.attr} - {"compile"}  # type: ignore[attr-defined]
+            site.uses = {_method(site.call)} - {"compile"}
             found.append(site)
     _add_uses(found)
     return found
@@ -304,7 +323,7 @@ def _add_uses(found: list[Site]) -> None:
             methods = {m for n in names for m in _expand(module, n, set())}
             for inner in ast.walk(value):
                 site = by_call.get(id(inner))
-                if site is not None and site.call.func.attr == "compile":  # type: ignore[attr-defined]
+                if site is not None and _method(site.call) == "compile":
                     site.uses |= methods
     for site in found:
         site.uses = site.uses or {"search"}
