@@ -112,7 +112,7 @@ def allowed() -> frozenset[str]:
 
 
 # A control sequence (word or symbol), TeX's ``^^`` notation, or a math shift.
-_TOKEN_RE = lazy(r"\\(?:([A-Za-z]+)|(.)|$)|(\^\^)|(\$\$?)", re.S)
+_TOKEN_RE = lazy(r"\\(?:([A-Za-z]+)|(?!\^\^)(.)|$)|(\\?\^\^)|(\$\$?)", re.S)
 
 
 def _bad(m: re.Match[str], extra: frozenset[str]) -> bool:
@@ -162,8 +162,8 @@ def sanitize_tex(tex: str, extra: frozenset[str] = frozenset()) -> str:
             continue
         out.append(tex[pos : m.start()])
         pos = m.end()
-        if m[3]:
-            text = r"\textasciicircum{}\textasciicircum{}"
+        if m[3]:  # TeX reads ``^^`` before commands: ``\^^{`` is ``\;`` and no brace
+            text = r"\textbackslash{}" * (m[3][0] == "\\") + r"\textasciicircum{}\textasciicircum{}"
         else:
             text = r"\textbackslash{}" + (m[1] or _symbol_text(m[2]))
         out.append(r"\mbox{" + text + "}" if math else text)

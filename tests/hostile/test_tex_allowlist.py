@@ -217,6 +217,7 @@ def test_no_input_runs_a_command_or_reads_a_file_under_shell_escape(tmp_path: Pa
         "\\begin{ExplSyntaxOn}",
         "\\makeatletter\\@@input",
         "^^5cinput",
+        "\\^^{}",  # TeX reads ^^{ as ';' before the control symbol: \; and a brace less
         "\\directlua{os.exit()}",
         "\\unknownmacro",
         "\\é",
