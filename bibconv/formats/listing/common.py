@@ -36,6 +36,7 @@ __all__ = [
     "authors_from_text",
     "byline_without_names",
     "clean_space",
+    "innermost",
     "looks_like_names",
     "parse_byline",
     "plain_name",
@@ -207,3 +208,17 @@ def _typed_by_venue(record_type: str, fields: dict[str, str]) -> str:
 def unique(values: Iterable[str]) -> list[str]:
     """``values`` without repeats, in order, empty ones dropped."""
     return list(dict.fromkeys(v for v in values if v))
+
+
+def innermost(nodes: list[Any]) -> list[Any]:
+    """The ``nodes`` that hold no other of them, in their order (a layout element around the items is
+    not an item)."""
+    ids = {n.mem_id for n in nodes}
+    outer: set[int] = set()
+    for node in nodes:
+        ancestor = node.parent
+        while ancestor is not None:
+            if ancestor.mem_id in ids:
+                outer.add(ancestor.mem_id)
+            ancestor = ancestor.parent
+    return [n for n in nodes if n.mem_id not in outer]

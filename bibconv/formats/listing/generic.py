@@ -27,7 +27,7 @@ from bibconv.dates import day_first_in
 from bibconv.formats.listing import labels as _labels
 from bibconv.formats.listing.blocks import Hints, block_entry, classes, title_node
 from bibconv.formats.listing.citation import parse_citation
-from bibconv.formats.listing.common import Entry, clean_space, parse_byline
+from bibconv.formats.listing.common import Entry, clean_space, innermost, parse_byline
 from bibconv.formats.listing.dom import (
     absolute,
     line_links,
@@ -241,16 +241,7 @@ def _best(root: Any) -> list[Any]:
             best = (score, key)
     if best is None:
         return []
-    chosen = candidates[best[1]]
-    ids = {m.mem_id for m in chosen}
-    outer: set[int] = set()  # a member holding other members (a layout row around the table) is not an item
-    for member in chosen:
-        ancestor = member.parent
-        while ancestor is not None:
-            if ancestor.mem_id in ids:
-                outer.add(ancestor.mem_id)
-            ancestor = ancestor.parent
-    return [m for m in chosen if m.mem_id not in outer]
+    return innermost(candidates[best[1]])  # a member holding others (a layout row around a table) is none
 
 
 def listing_entries(tree: Any, base: str | None, lang: str | None) -> list[tuple[Entry, str]]:

@@ -20,7 +20,14 @@ from typing import Any
 from bibconv.dates import parse_date, search_date
 from bibconv.formats.listing import labels as _labels
 from bibconv.formats.listing.blocks import Hints
-from bibconv.formats.listing.common import Entry, author_list, clean_space, looks_like_names, parse_byline
+from bibconv.formats.listing.common import (
+    Entry,
+    author_list,
+    clean_space,
+    innermost,
+    looks_like_names,
+    parse_byline,
+)
 from bibconv.formats.listing.dom import absolute, lines_of, remembered, text_of
 from bibconv.formats.listing.pagememory import select
 from bibconv.model import Date
@@ -55,16 +62,7 @@ def _one_block(node: Any) -> bool:
 def lone_block(root: Any, read: Callable[[Any], Entry | None]) -> list[Any]:
     """The one element under ``root`` that ``read`` reads as a whole paper and that holds no other
     one, in a list; empty when there are none or several (a page of several is no page of one)."""
-    found = [n for n in root.css(_BLOCKS) if _one_block(n) and whole(read(n))]
-    ids = {n.mem_id for n in found}
-    outer: set[int] = set()
-    for node in found:
-        ancestor = node.parent
-        while ancestor is not None:
-            if ancestor.mem_id in ids:
-                outer.add(ancestor.mem_id)
-            ancestor = ancestor.parent
-    inner = [n for n in found if n.mem_id not in outer]
+    inner = innermost([n for n in root.css(_BLOCKS) if _one_block(n) and whole(read(n))])
     return inner if len(inner) == 1 else []
 
 
